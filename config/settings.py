@@ -1,0 +1,218 @@
+"""One settings module, driven by the environment.
+
+Everything a deployment changes comes from an environment variable; the defaults are for a
+developer's machine. With ``DJANGO_DEBUG`` off the settings fail closed: missing secrets are an
+error, never a silently generated value.
+
+Environment:
+    DJANGO_DEBUG               "1" for development (default off)
+    SECRET_KEY                 Django's signing key (cursors, sessions)
+    TENDERS_SORT_KEY_SECRET    HMAC key for public sort keys; separate from SECRET_KEY
+    DATABASE_URL               e.g. postgres://user@127.0.0.1:5432/tenders; unset = SQLite in var/
+    REDIS_URL                  shared cache (rate limits, counts); unset = per-process memory
+    ALLOWED_HOSTS              comma-separated; defaults to localhost names
+    TENDERS_VAR_DIR            where the SQLite file, media and generated secrets live (var/)
+    PUBLIC_BASE_URL            absolute base for links in public documents (optional)
+"""
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if value.lower() in {"1", "true", "yes", "on"}:
+        return True
+    if value.lower() in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {value!r}")
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+VAR_DIR = Path(os.environ.get("TENDERS_VAR_DIR") or BASE_DIR / "var").resolve()
+
+
+def _development_secrets() -> dict[str, str]:
+    """Secrets generated once per checkout and kept in var/ (never committed).
+
+    Kept on disk, not per process, so every server worker signs cursors with the same key and
+    sort keys stay stable across restarts and issues.
+    """
+    path = VAR_DIR / "dev-secrets.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    values = {
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "TENDERS_SORT_KEY_SECRET": secrets.token_hex(32),
+    }
+    path.write_text(json.dumps(values))
+    path.chmod(0o600)
+    return values
+
+
+def _secret(name: str) -> str:
+    value = os.environ.get(name)
+    if value:
+        return value
+    if DEBUG:
+        return _development_secrets()[name]
+    raise ImproperlyConfigured(
+        f"{name} is not set. Set it in the environment, or set DJANGO_DEBUG=1 to use "
+        f"development secrets generated under {VAR_DIR}."
+    )
+
+
+SECRET_KEY = _secret("SECRET_KEY")
+TENDERS_SORT_KEY_SECRET = _secret("TENDERS_SORT_KEY_SECRET")
+if TENDERS_SORT_KEY_SECRET == SECRET_KEY:
+    raise ImproperlyConfigured("TENDERS_SORT_KEY_SECRET must differ from SECRET_KEY.")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "tenders",
+    "sourcing",
+    "rfq",
+    "mcp_server",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+def _database() -> dict:
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "db.sqlite3",
+            # WAL lets the server's workers read while a publication writes.
+            "OPTIONS": {
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 30,
+            },
+        }
+    config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        config["ENGINE"] = "config.postgres"
+        config.setdefault("OPTIONS", {})
+        # A dead database must answer fast (health answers 503 instead of hanging).
+        config["OPTIONS"].setdefault("connect_timeout", 5)
+    return config
+
+
+DATABASES = {"default": _database()}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tenders",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+MEDIA_ROOT = VAR_DIR / "media"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+
+# --- The feed -------------------------------------------------------------------------------
+# A feed older than this is "degraded" in the health record.
+TENDERS_FEED_FRESH_DAYS = 8
+# Published issues keep their rows this many weeks (new_this_issue and history need them).
+TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEKS", "8"))
+# Approved records whose deadline passed longer ago than this are no longer published.
+TENDERS_PASSED_GRACE_DAYS = int(os.environ.get("TENDERS_PASSED_GRACE_DAYS", "28"))
+# Rows are read and written in batches of this size during publication.
+TENDERS_PUBLISH_BATCH = int(os.environ.get("TENDERS_PUBLISH_BATCH", "5000"))

@@ -1,0 +1,8 @@
+"""Every public path in one list."""
+
+from django.contrib import admin
+from django.urls import path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RfqConfig(AppConfig):
+    name = "rfq"
+    verbose_name = "Requests for quote and access"

@@ -1,0 +1,98 @@
+"""Publish this week's issue of the feed from the approved source records.
+
+Guarantees (see tenders.services.publish_issue):
+- approved records only; each passes the sanitization gate or is withheld and counted;
+- buckets against the publication time; new_this_issue against the previous issue;
+- the current snapshot switches atomically at the end; a failure leaves the old one current;
+- a second publication in the same ISO week replaces that week's snapshot.
+
+--dry-run plans everything and prints the same summary without writing anything.
+--at sets the publication clock (RFC 3339 / ISO 8601, e.g. 2026-11-23T06:00:00Z).
+"""
+
+import sys
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.dateparse import parse_datetime
+
+from tenders.services import PublicationError, publish_issue, rfc3339
+
+
+def parse_at(value: str):
+    moment = parse_datetime(value)
+    if moment is None:
+        raise CommandError(f"--at {value!r} is not a date-time; use e.g. 2026-11-23T06:00:00Z")
+    if moment.tzinfo is None:
+        raise CommandError(f"--at {value!r} has no timezone; add Z or an offset like +08:00")
+    return moment
+
+
+class Command(BaseCommand):
+    help = "Publish this week's issue of the tender feed (use --dry-run to preview)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Plan and report; write nothing."
+        )
+        parser.add_argument("--at", help="Publication time (ISO 8601 with timezone). Default: now.")
+
+    def handle(self, *args, dry_run: bool, at: str | None, verbosity: int, **options):
+        now = parse_at(at) if at else None
+        started = time.monotonic()
+        show_progress = (
+            verbosity >= 1 and self.stdout.isatty() if hasattr(self.stdout, "isatty") else False
+        )
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            if verbosity < 1:
+                return
+            moment = time.monotonic()
+            if done < total and moment - last[0] < 1.0:
+                return
+            last[0] = moment
+            percent = 100 * done // total if total else 100
+            line = f"  planned {done:,} of {total:,} records ({percent}%)"
+            if show_progress:
+                self.stdout.write("\r" + line, ending="")
+                if done >= total:
+                    self.stdout.write("")
+            else:
+                self.stdout.write(line)
+
+        try:
+            summary = publish_issue(now=now, dry_run=dry_run, progress=progress)
+        except PublicationError as exc:
+            raise CommandError(str(exc)) from exc
+        elapsed = time.monotonic() - started
+        if verbosity < 1:
+            return
+        title = "Dry run: nothing was written" if dry_run else "Published"
+        self.stdout.write(self.style.SUCCESS(f"{title}: issue {summary.issue_id}"))
+        rows = [
+            ("issue", summary.issue_id),
+            ("generated", rfc3339(summary.generated)),
+            ("previous issue", summary.previous_issue_id or "(none)"),
+            ("replaces same week", "yes" if summary.replaces_same_week else "no"),
+            ("eligible", f"{summary.eligible:,}"),
+            ("published", f"{summary.published:,}"),
+            ("new", f"{summary.new:,}"),
+            ("continuing", f"{summary.continuing:,}"),
+            ("dropped", f"{summary.dropped:,}"),
+            ("withheld", f"{summary.withheld:,}"),
+        ]
+        if not dry_run:
+            rows.append(("snapshot etag", summary.snapshot_etag))
+        rows.append(("time", f"{elapsed:.1f} s"))
+        width = max(len(k) for k, _ in rows)
+        for key, value in rows:
+            self.stdout.write(f"  {key.ljust(width)}  {value}")
+        if summary.withheld_by_reason:
+            self.stdout.write("  withheld by reason:")
+            for reason, count in summary.withheld_by_reason.most_common():
+                self.stdout.write(f"    {reason.ljust(width)}  {count:,}")
+        if verbosity >= 2:
+            for listing_id, reasons in summary.withheld_samples:
+                self.stdout.write(f"    {listing_id}: {'; '.join(reasons)}")
+        sys.stdout.flush()
