@@ -187,13 +187,20 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
 MEDIA_ROOT = VAR_DIR / "media"
+# WhiteNoise serves static files straight from the apps (admin, API docs assets), so the run
+# command needs no collectstatic. A deployment that sets STATIC_ROOT and runs collectstatic
+# gets compressed, cacheable copies instead.
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
+WHITENOISE_USE_FINDERS = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        if STATIC_ROOT
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
 }
-WHITENOISE_USE_FINDERS = True
 
 LOGGING = {
     "version": 1,

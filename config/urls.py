@@ -3,6 +3,10 @@
 from django.contrib import admin
 from django.urls import path
 
+from tenders.api import views as tender_views
+
 urlpatterns = [
+    path("api/v1/health", tender_views.health, name="health"),
+    path("healthz", tender_views.health, name="healthz"),
     path("admin/", admin.site.urls),
 ]

@@ -1,7 +1,7 @@
 """Issue ids: the ISO week of publication, ``YYYY-Www``. Pure functions."""
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 ISSUE_ID_RE = re.compile(r"^(\d{4})-W(\d{2})$")
 
@@ -26,3 +26,8 @@ def previous_issue_id(issue_id: str) -> str:
 
 def weeks_before(issue_id: str, weeks: int) -> str:
     return issue_id_for(week_start(issue_id) - timedelta(days=7 * weeks))
+
+
+def rfc3339(moment: datetime) -> str:
+    """RFC 3339 in UTC with a ``Z``, to the second: the form of every public timestamp."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -29,6 +29,13 @@ def create_staging(cursor, issue_pk: int) -> str:
     return name
 
 
+def create_attached(cursor, issue_pk: int) -> str:
+    """An empty partition, attached at once (for loading with plain INSERTs)."""
+    name = partition_name(issue_pk)
+    cursor.execute(f"CREATE TABLE {name} PARTITION OF {PARENT} FOR VALUES IN ({int(issue_pk)})")
+    return name
+
+
 def index_and_attach(cursor, issue_pk: int) -> None:
     """Build the partition's indexes in bulk, then attach it (matching indexes are adopted)."""
     name = partition_name(issue_pk)

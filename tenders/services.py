@@ -31,6 +31,7 @@ from django.db.models import Exists, OuterRef, Q, Value
 from django.utils import timezone
 
 from . import buckets, calendar, partitions
+from .calendar import rfc3339
 from .ids import sort_key
 from .markets import MARKETS
 from .models import (
@@ -125,10 +126,6 @@ class _Planned:
     values: tuple | None
     cell: tuple | None
     reasons: list[str]
-
-
-def rfc3339(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # --- planning: pure per-record decisions -------------------------------------------------
@@ -246,6 +243,9 @@ class _OrmSink:
 
     def __init__(self, issue: Issue):
         self.issue = issue
+        if partitions.is_postgres():
+            with connection.cursor() as cursor:
+                partitions.create_attached(cursor, issue.pk)
 
     def write(self, rows: list[tuple]) -> None:
         names = LOAD_COLUMNS[1:]

@@ -16,7 +16,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.dateparse import parse_datetime
 
-from tenders.services import PublicationError, publish_issue, rfc3339
+from tenders.calendar import rfc3339
+from tenders.services import PublicationError, publish_issue
 
 
 def parse_at(value: str):
@@ -40,9 +41,7 @@ class Command(BaseCommand):
     def handle(self, *args, dry_run: bool, at: str | None, verbosity: int, **options):
         now = parse_at(at) if at else None
         started = time.monotonic()
-        show_progress = (
-            verbosity >= 1 and self.stdout.isatty() if hasattr(self.stdout, "isatty") else False
-        )
+        show_progress = self.stdout.isatty()
         last = [0.0]
 
         def progress(done: int, total: int) -> None:

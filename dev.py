@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""The project's two set-up commands. Needs only Python 3.11+.
+
+    python3 dev.py run     set up and serve the demo on http://127.0.0.1:8000
+    python3 dev.py test    set up and run the whole test suite against PostgreSQL
+
+Both create ``.venv`` and install what they need on first use (again when pyproject.toml
+changes). ``run`` migrates, loads demo data and publishes an issue when the database has none,
+then serves with gunicorn. ``test`` finds PostgreSQL (``DATABASE_URL``, else 127.0.0.1:5432,
+else a throwaway cluster started with initdb/pg_ctl and removed afterwards) and runs pytest;
+extra arguments go to pytest.
+"""
+
+import hashlib
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from glob import glob
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PY = VENV / "bin" / "python"
+LOCAL_PG = "postgres://postgres@127.0.0.1:5432/tenders"
+
+
+def say(message: str) -> None:
+    print(f"==> {message}", flush=True)
+
+
+def fail(message: str, code: int = 2) -> None:
+    print(f"error: {message}", file=sys.stderr, flush=True)
+    sys.exit(code)
+
+
+def run(cmd: list, **kwargs) -> None:
+    result = subprocess.run([str(c) for c in cmd], **kwargs)
+    if result.returncode:
+        sys.exit(result.returncode)
+
+
+# --- the virtual environment ------------------------------------------------------------
+
+
+def ensure_venv(extras: str) -> None:
+    if sys.version_info < (3, 11):  # noqa: UP036 (dev.py runs on the system Python)
+        fail(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}.")
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    stamp = VENV / ".installed"
+    if stamp.exists() and wanted in stamp.read_text().split():
+        return
+    if not PY.exists():
+        say(f"Creating the virtual environment in {VENV}")
+        run([sys.executable, "-m", "venv", VENV])
+    target = f".[{extras}]" if extras else "."
+    say(f"Installing {target} (first run, or pyproject.toml changed)")
+    run(
+        [PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", target],
+        cwd=ROOT,
+    )
+    previous = stamp.read_text().split() if stamp.exists() else []
+    stamp.write_text("\n".join([*previous, wanted]) + "\n")
+
+
+def manage(*args: str, env: dict) -> None:
+    run([PY, ROOT / "manage.py", *args], env=env, cwd=ROOT)
+
+
+def manage_output(*args: str, env: dict) -> str:
+    result = subprocess.run(
+        [str(PY), str(ROOT / "manage.py"), *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode:
+        sys.stderr.write(result.stderr)
+        sys.exit(result.returncode)
+    return result.stdout.strip()
+
+
+# --- run ----------------------------------------------------------------------------------
+
+
+def cmd_run(argv: list[str]) -> None:
+    ensure_venv("")
+    env = os.environ.copy()
+    env.setdefault("DJANGO_DEBUG", "1")
+    port = env.get("PORT", "8000")
+    rows = env.get("DEMO_ROWS", "2000")
+    say("Applying migrations")
+    manage("migrate", "--noinput", "-v", "0", env=env)
+    if (
+        manage_output(
+            "shell", "-c", "from tenders.models import Issue;print(Issue.objects.exists())", env=env
+        )
+        != "True"
+    ):
+        say(f"Empty database: loading {rows} demo records and publishing the first issue")
+        manage("load_demo", "--rows", rows, "--replace", env=env)
+        manage("publish_issue", env=env)
+    if env.get("DJANGO_SUPERUSER_USERNAME") and env.get("DJANGO_SUPERUSER_PASSWORD"):
+        exists = manage_output(
+            "shell",
+            "-c",
+            "import os;from django.contrib.auth import get_user_model;"
+            "print(get_user_model().objects.filter("
+            "username=os.environ['DJANGO_SUPERUSER_USERNAME']).exists())",
+            env=env,
+        )
+        if exists != "True":
+            env.setdefault("DJANGO_SUPERUSER_EMAIL", "")
+            say(f"Creating staff account {env['DJANGO_SUPERUSER_USERNAME']}")
+            manage("createsuperuser", "--noinput", env=env)
+    base = f"http://127.0.0.1:{port}"
+    print(
+        f"""
+Serving the tender feed at {base}  (Ctrl-C stops it)
+
+  {base}/api/v1/tenders?limit=5          the listing (REST)
+  {base}/api/v1/tenders?q=医疗&lang=zht  search, one language
+  {base}/api/v1/tenders/facets           vocabulary and counts
+  {base}/api/v1/health                   feed health
+  {base}/tender/rows.json                the flat file of all rows
+  {base}/api/docs/                       API documentation
+  {base}/mcp                             MCP tool server (POST JSON-RPC)
+  {base}/admin/                          staff admin
+
+Staff account: set DJANGO_SUPERUSER_USERNAME and DJANGO_SUPERUSER_PASSWORD before this
+command, or run:  .venv/bin/python manage.py createsuperuser
+""",
+        flush=True,
+    )
+    gunicorn = VENV / "bin" / "gunicorn"
+    args = [
+        str(gunicorn),
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        env.get("WEB_CONCURRENCY", "3"),
+        "--access-logfile",
+        "-",
+        "--timeout",
+        "60",
+        *argv,
+    ]
+    os.chdir(ROOT)
+    os.execve(args[0], args, env)
+
+
+# --- test ---------------------------------------------------------------------------------
+
+
+def can_connect(url: str) -> tuple[bool, str]:
+    probe = (
+        "import sys, psycopg\n"
+        "try:\n"
+        "    psycopg.connect(sys.argv[1], connect_timeout=3, dbname='postgres').close()\n"
+        "except Exception as exc:\n"
+        "    print(exc); sys.exit(1)\n"
+    )
+    result = subprocess.run([str(PY), "-c", probe, url], capture_output=True, text=True)
+    return result.returncode == 0, result.stdout.strip()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def find_pg_binary(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)
+    candidates += sorted(glob(f"/usr/local/pgsql/bin/{name}"))
+    return candidates[0] if candidates else None
+
+
+class ThrowawayCluster:
+    """A PostgreSQL cluster in a temporary folder, for machines with no server running."""
+
+    def __init__(self):
+        self.initdb = find_pg_binary("initdb")
+        self.pg_ctl = find_pg_binary("pg_ctl")
+        self.dir: Path | None = None
+        self.user: str | None = None
+
+    def available(self) -> bool:
+        return bool(self.initdb and self.pg_ctl)
+
+    def _as_owner(self, cmd: list) -> list:
+        if self.user:
+            return ["runuser", "-u", self.user, "--", *map(str, cmd)]
+        return [str(c) for c in cmd]
+
+    def start(self) -> str:
+        self.dir = Path(tempfile.mkdtemp(prefix="tenders-pg-"))
+        if os.geteuid() == 0:
+            # PostgreSQL refuses to run as root; use the system's postgres account.
+            import pwd
+
+            try:
+                account = pwd.getpwnam("postgres")
+            except KeyError:
+                fail(
+                    "Running as root and no 'postgres' user exists to own a throwaway "
+                    "cluster. Run as a normal user, or set DATABASE_URL."
+                )
+            self.user = "postgres"
+            os.chown(self.dir, account.pw_uid, account.pw_gid)
+        port = free_port()
+        data = self.dir / "data"
+        say(f"Starting a throwaway PostgreSQL cluster in {self.dir} on port {port}")
+        subprocess.run(
+            self._as_owner(
+                [
+                    self.initdb,
+                    "-D",
+                    data,
+                    "-U",
+                    "postgres",
+                    "-A",
+                    "trust",
+                    "-E",
+                    "UTF8",
+                    "--locale=C.UTF-8",
+                    "--no-sync",
+                ]
+            ),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        options = (
+            f"-p {port} -k {self.dir} -c listen_addresses=127.0.0.1 "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        subprocess.run(
+            self._as_owner(
+                [self.pg_ctl, "-D", data, "-o", options, "-l", self.dir / "log", "-w", "start"]
+            ),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        return f"postgres://postgres@127.0.0.1:{port}/tenders"
+
+    def stop(self) -> None:
+        if not self.dir:
+            return
+        subprocess.run(
+            self._as_owner([self.pg_ctl, "-D", self.dir / "data", "-m", "immediate", "stop"]),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def choose_database(cluster: ThrowawayCluster) -> str:
+    mode = os.environ.get("TEST_POSTGRES", "auto")
+    url = os.environ.get("DATABASE_URL")
+    if url and mode == "auto":
+        ok, error = can_connect(url)
+        if not ok:
+            fail(f"DATABASE_URL is set but PostgreSQL does not answer there: {error}")
+        say(f"Testing against DATABASE_URL ({url.split('@')[-1]})")
+        return url
+    if mode == "auto":
+        ok, _ = can_connect(LOCAL_PG)
+        if ok:
+            say("Testing against the PostgreSQL server on 127.0.0.1:5432")
+            return LOCAL_PG
+    if cluster.available():
+        return cluster.start()
+    fail(
+        "The tests need PostgreSQL and none was found. Do one of:\n"
+        "  - set DATABASE_URL=postgres://user@host:port/dbname (the user may create databases);\n"
+        "  - start a server on 127.0.0.1:5432 that trusts the user 'postgres';\n"
+        "  - install PostgreSQL's server programs (initdb and pg_ctl, e.g. the Debian package\n"
+        "    'postgresql') so a throwaway cluster can be started for the run."
+    )
+    return ""
+
+
+def cmd_test(argv: list[str]) -> None:
+    ensure_venv("test")
+    cluster = ThrowawayCluster()
+    env = os.environ.copy()
+    # The tests run with DEBUG off, so the settings need real secrets: fresh ones per run.
+    env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    env.setdefault("TENDERS_SORT_KEY_SECRET", secrets.token_hex(32))
+    env["DJANGO_DEBUG"] = "0"
+    code = 1
+    try:
+        env["DATABASE_URL"] = choose_database(cluster)
+        env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        say("Running the test suite")
+        process = subprocess.Popen([str(PY), "-m", "pytest", *argv], cwd=ROOT, env=env)
+        try:
+            code = process.wait()
+        except KeyboardInterrupt:
+            process.send_signal(signal.SIGINT)
+            code = process.wait()
+    finally:
+        cluster.stop()
+    sys.exit(code)
+
+
+COMMANDS = {"run": cmd_run, "test": cmd_test}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print(__doc__)
+        sys.exit(2)
+    COMMANDS[sys.argv[1]](sys.argv[2:])

@@ -1,0 +1,93 @@
+"""Project-wide checks that run with the suite: style, migrations, settings behaviour."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parent.parent
+RUFF = Path(sys.executable).with_name("ruff")
+
+
+def test_ruff_lint_is_clean():
+    result = subprocess.run([RUFF, "check", "."], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_ruff_format_is_clean():
+    result = subprocess.run(
+        [RUFF, "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.django_db
+def test_models_and_migrations_agree():
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def _settings_in_subprocess(
+    env_changes: dict, expression: str, tmp_path
+) -> subprocess.CompletedProcess:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "SECRET_KEY", "TENDERS_SORT_KEY_SECRET", "DJANGO_DEBUG"}
+    }
+    env.update({"TENDERS_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"})
+    env.update(env_changes)
+    code = (
+        "import django, json; django.setup(); from django.conf import settings; "
+        f"print(json.dumps([{expression}], default=str))"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+def test_settings_fail_closed_without_secrets_when_debug_is_off(tmp_path):
+    result = _settings_in_subprocess({"DJANGO_DEBUG": "0"}, "settings.SECRET_KEY", tmp_path)
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+    assert not (tmp_path / "dev-secrets.json").exists()
+
+
+def test_debug_generates_stable_development_secrets_in_var(tmp_path):
+    expr = "settings.SECRET_KEY, settings.TENDERS_SORT_KEY_SECRET, settings.DATABASES['default']['ENGINE']"
+    first = _settings_in_subprocess({"DJANGO_DEBUG": "1"}, expr, tmp_path)
+    second = _settings_in_subprocess({"DJANGO_DEBUG": "1"}, expr, tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    secret, sort_secret, engine = json.loads(first.stdout)
+    assert len(secret) > 40 and len(sort_secret) == 64 and secret != sort_secret
+    assert engine == "django.db.backends.sqlite3"
+    assert (tmp_path / "dev-secrets.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_database_url_selects_postgres_with_the_utf8_backend(tmp_path):
+    result = _settings_in_subprocess(
+        {"DJANGO_DEBUG": "1", "DATABASE_URL": "postgres://u@db.example:5433/feed"},
+        "settings.DATABASES['default']['ENGINE'], settings.DATABASES['default']['NAME']",
+        tmp_path,
+    )
+    assert json.loads(result.stdout) == ["config.postgres", "feed"]
+
+
+@pytest.mark.django_db
+def test_the_test_database_uses_utf8_character_classes(django_db_blocker):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.fail("the suite must run on PostgreSQL")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT datctype, pg_encoding_to_char(encoding) FROM pg_database "
+            "WHERE datname = current_database()"
+        )
+        assert cursor.fetchone() == ("C.UTF-8", "UTF8")
+        cursor.execute("SELECT show_trgm('医疗')")
+        assert len(cursor.fetchone()[0]) > 0

@@ -1,0 +1,74 @@
+"""The README's run command, end to end, on the embedded SQLite default."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str):
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.headers, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, json.loads(error.read())
+
+
+def test_run_command_serves_the_demo_on_sqlite(tmp_path):
+    port = free_port()
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "SECRET_KEY", "TENDERS_SORT_KEY_SECRET", "DJANGO_DEBUG"}
+    }
+    env.update(PORT=str(port), TENDERS_VAR_DIR=str(tmp_path), DEMO_ROWS="300", WEB_CONCURRENCY="2")
+    log = open(tmp_path / "run.log", "w")  # noqa: SIM115 (closed in finally)
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "dev.py"), "run"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        status = body = None
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                pytest.fail("run command exited:\n" + (tmp_path / "run.log").read_text())
+            try:
+                status, headers, body = fetch(f"http://127.0.0.1:{port}/healthz")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.5)
+        assert status == 200, (tmp_path / "run.log").read_text()
+        assert body["status"] == "ok" and body["schema"] == "service.tender.v1"
+        assert body["rows_total"] > 200 and body["feed_fresh"] is True
+        assert headers["Cache-Control"] == "no-store"
+        assert (tmp_path / "db.sqlite3").exists()
+        output = (tmp_path / "run.log").read_text()
+        assert "Created 300 demo records" in output and "Published: issue" in output
+        assert f"http://127.0.0.1:{port}/api/v1/tenders" in output
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        log.close()
