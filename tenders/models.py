@@ -219,7 +219,10 @@ class SnapshotRow(models.Model):
     closing_bucket = models.CharField(max_length=16, choices=[(b, b) for b in CLOSING_BUCKETS])
     lead_ok = models.BooleanField()
     new_this_issue = models.BooleanField()
+    # Derived search columns (see tenders/search.py); never served.
     search_text = models.TextField()
+    search_latin = models.TextField(default="")
+    search_cjk = models.JSONField(default=list)
 
     class Meta:
         constraints = [

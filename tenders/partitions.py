@@ -12,7 +12,11 @@ from django.db import connection
 from django.db.migrations.operations import CreateModel
 
 PARENT = "tenders_snapshotrow"
-TRGM_INDEX = "snapshotrow_search_trgm"
+# Search indexes (tenders/search.py): trigrams of the Latin text, and the CJK characters.
+SEARCH_INDEXES = {
+    "latin": "USING gin (search_latin gin_trgm_ops)",
+    "cjk": "USING gin (search_cjk jsonb_path_ops)",
+}
 
 
 def partition_name(issue_pk: int) -> str:
@@ -44,7 +48,8 @@ def index_and_attach(cursor, issue_pk: int) -> None:
     cursor.execute(f"ALTER TABLE {name} ADD CONSTRAINT {name}_issue CHECK (issue_id = {pk})")
     cursor.execute(f"ALTER TABLE {name} ADD PRIMARY KEY (issue_id, sort_key)")
     cursor.execute(f"CREATE UNIQUE INDEX {name}_listing ON {name} (issue_id, asaptic_id)")
-    cursor.execute(f"CREATE INDEX {name}_trgm ON {name} USING gin (search_text gin_trgm_ops)")
+    for suffix, method in SEARCH_INDEXES.items():
+        cursor.execute(f"CREATE INDEX {name}_{suffix} ON {name} {method}")
     cursor.execute(f"ALTER TABLE {PARENT} ATTACH PARTITION {name} FOR VALUES IN ({pk})")
     cursor.execute(f"ANALYZE {name}")
 

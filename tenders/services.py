@@ -45,7 +45,7 @@ from .models import (
 )
 from .rows import ROW_COLUMNS, row_from_values
 from .sanitize import RecordSecrets, scan
-from .search import search_text
+from .search import search_columns
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,8 @@ LOAD_COLUMNS = (
     "lead_ok",
     "new_this_issue",
     "search_text",
+    "search_latin",
+    "search_cjk",
 )
 # The filter dimensions of a row, in IssueCount field order.
 CELL_FIELDS = (
@@ -186,7 +188,7 @@ def plan_record(
         bucket,
         tender.lead_ok,
         new,
-        search_text(
+        *search_columns(
             tender.summary_en,
             tender.summary_zh,
             tender.summary_zht,
@@ -231,7 +233,9 @@ class _CopySink:
         columns = ", ".join(LOAD_COLUMNS)
         with self.cursor.cursor.copy(f"COPY {self.table} ({columns}) FROM STDIN") as copy:
             for row in rows:
-                copy.write_row((self.issue.pk, *row))
+                # search_cjk goes in as JSON text (COPY would write a list as an array).
+                cjk = json.dumps(row[-1], ensure_ascii=False)
+                copy.write_row((self.issue.pk, *row[:-1], cjk))
 
     def finish(self) -> None:
         partitions.index_and_attach(self.cursor, self.issue.pk)

@@ -1,10 +1,22 @@
 import pytest
+from django.db import connection
 
-from tenders.search import contains_pattern, normalize, search_text
+from tenders import services
+from tenders.models import SnapshotRow
+from tenders.search import contains_pattern, matches, normalize, search_columns
+from tenders.selectors import current_issue
+from tests.factories import SourceTenderFactory
 
 
-def test_cjk_characters_stand_alone_and_latin_is_folded():
-    assert search_text("采购医疗设备", "IT Hardware") == " 采 购 医 疗 设 备 it hardware "
+def text_of(*parts):
+    return search_columns(*parts)[0]
+
+
+def test_search_columns_split_latin_and_cjk():
+    text, latin, cjk = search_columns("采购医疗设备", "IT Hardware 24个月")
+    assert text == " 采 购 医 疗 设 备 it hardware 24 个 月 "
+    assert latin == " it hardware 24 "
+    assert cjk == sorted(set("采购医疗设备个月"))
 
 
 def test_full_width_letters_and_case_fold_to_ascii():
@@ -42,4 +54,58 @@ def test_query_patterns_anchor_cjk_edges(query, pattern):
     ],
 )
 def test_pattern_matches_exactly_the_substrings(text, query, found):
-    assert (contains_pattern(query) in search_text(text)) is found
+    assert (contains_pattern(query) in text_of(text)) is found
+
+
+@pytest.mark.django_db
+class TestMatchesOnTheSnapshot:
+    @pytest.fixture
+    def rows(self, t0):
+        texts = {
+            "AT-TEST-0000000001": (
+                "Supply of patient monitors",
+                "供应病人监察仪",
+                "供應病人監察儀",
+            ),
+            "AT-TEST-0000000002": ("Cloud hosting services", "云端托管服务", "雲端託管服務"),
+            "AT-TEST-0000000003": ("Supply of IT设备 for clinics", "医疗设备", "醫療設備"),
+            "AT-TEST-0000000004": ("Monitoring network operation", "监测网络营运", "監測網絡營運"),
+        }
+        for listing_id, (en, zh, zht) in texts.items():
+            SourceTenderFactory(
+                listing_id=listing_id, summary_en=en, summary_zh=zh, summary_zht=zht
+            )
+        services.publish_issue(now=t0)
+        return current_issue()
+
+    def found(self, issue, query):
+        qs = SnapshotRow.objects.filter(issue=issue).filter(matches(query))
+        return sorted(aid[-1] for aid in qs.values_list("asaptic_id", flat=True))
+
+    @pytest.mark.parametrize(
+        "query,expected",
+        [
+            ("监", ["1", "4"]),  # one Simplified character
+            ("監測", ["4"]),  # two Traditional characters
+            ("医疗", ["3"]),
+            ("设备", ["1", "2", "3", "4"]),  # every row: the category name has it
+            ("备设", []),  # both characters present, not adjacent in this order
+            ("MONITOR", ["1", "4"]),  # Latin, any case
+            ("it设备", ["3"]),  # mixed
+            ("100%", []),  # LIKE wildcards are literal
+            ("it hardware", ["1", "2", "3", "4"]),  # the category name is searched too
+            ("信息技术", ["1", "2", "3", "4"]),
+        ],
+    )
+    def test_finds_exactly_the_matching_rows(self, rows, query, expected):
+        assert self.found(rows, query) == expected
+
+    def test_the_planner_uses_the_search_indexes(self, rows):
+        if connection.vendor != "postgresql":
+            pytest.fail("the suite must run on PostgreSQL")
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            for query, index in (("医疗", "_cjk"), ("monitor", "_latin")):
+                qs = SnapshotRow.objects.filter(issue=rows).filter(matches(query))
+                plan = qs.explain()
+                assert index in plan, plan

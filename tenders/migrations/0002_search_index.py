@@ -6,7 +6,8 @@ equivalent one (publication builds it before attaching). Other databases search 
 
 from django.db import migrations
 
-from tenders.partitions import PARENT, TRGM_INDEX
+PARENT = "tenders_snapshotrow"
+TRGM_INDEX = "snapshotrow_search_trgm"
 
 
 def forwards(apps, schema_editor):
