@@ -137,15 +137,41 @@ def _reason_kind(reason: str) -> str:
     return reason.split(":", 1)[0]
 
 
+# The fields of a source record that planning reads (rows stream as named tuples of these).
+CANDIDATE_FIELDS = (
+    "pk",
+    "listing_id",
+    "status",
+    "withheld_reason",
+    "market",
+    "category_id",
+    "buyer_name",
+    "reference",
+    "source_url",
+    "deadline",
+    "amount",
+    "currency",
+    "summary_en",
+    "summary_zh",
+    "summary_zht",
+    "lead_ok",
+)
+
+
 def plan_record(
-    tender: SourceTender,
+    tender,
     *,
+    category: Category,
     generated: datetime,
     rates: dict,
     secret: str,
     in_previous: bool,
 ) -> _Planned:
-    """Decide one eligible record: the public row values, or why it is withheld."""
+    """Decide one eligible record: the public row values, or why it is withheld.
+
+    ``tender`` is anything with the ``CANDIDATE_FIELDS`` attributes (a SourceTender, or the
+    lighter named tuple publication streams).
+    """
     if tender.status == SourceTender.Status.WITHHELD:
         reason = f"withheld by staff: {tender.withheld_reason}"
         return _Planned(tender.pk, tender.listing_id, None, None, [reason])
@@ -170,7 +196,6 @@ def plan_record(
         band = None
     if reasons:
         return _Planned(tender.pk, tender.listing_id, None, None, reasons)
-    category = tender.category
     bucket = buckets.closing_bucket(tender.deadline, generated)
     new = not in_previous
     values = (
@@ -204,18 +229,17 @@ def plan_record(
 def eligible_tenders(generated: datetime, previous: Issue | None):
     """Approved and staff-withheld records whose deadline is not long past, in a stable order."""
     cutoff = generated - timedelta(days=settings.TENDERS_PASSED_GRACE_DAYS)
-    qs = (
-        SourceTender.objects.filter(
-            status__in=[SourceTender.Status.APPROVED, SourceTender.Status.WITHHELD],
-            deadline__gte=cutoff,
-        )
-        .select_related("category")
-        .order_by("pk")
-    )
+    qs = SourceTender.objects.filter(
+        status__in=[SourceTender.Status.APPROVED, SourceTender.Status.WITHHELD],
+        deadline__gte=cutoff,
+    ).order_by("pk")
     if previous is None or previous.rows_pruned:
-        return qs.annotate(in_previous=Value(False))
-    earlier = SnapshotRow.objects.filter(issue=previous, asaptic_id=OuterRef("listing_id"))
-    return qs.annotate(in_previous=Exists(earlier))
+        qs = qs.annotate(in_previous=Value(False))
+    else:
+        earlier = SnapshotRow.objects.filter(issue=previous, asaptic_id=OuterRef("listing_id"))
+        qs = qs.annotate(in_previous=Exists(earlier))
+    # Named tuples, not model instances: planning a million records skips a million __init__s.
+    return qs.values_list(*CANDIDATE_FIELDS, "in_previous", named=True)
 
 
 # --- sinks: where planned rows go --------------------------------------------------------
@@ -318,6 +342,7 @@ def _plan_all(
 ) -> Iterator[list[_Planned]]:
     """Stream eligible records in batches and decide each one. Counts go into ``summary``."""
     rates = {r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()}
+    categories = Category.objects.in_bulk()
     secret = settings.TENDERS_SORT_KEY_SECRET
     batch_size = settings.TENDERS_PUBLISH_BATCH
     qs = eligible_tenders(summary.generated, previous)
@@ -327,6 +352,7 @@ def _plan_all(
         planned = [
             plan_record(
                 t,
+                category=categories[t.category_id],
                 generated=summary.generated,
                 rates=rates,
                 secret=secret,
