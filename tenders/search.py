@@ -31,6 +31,7 @@ _WIDE = (
 )
 _WIDE_CHAR = re.compile(f"[{_WIDE}]")
 _WIDE_RUN = re.compile(f"[{_WIDE}]+")
+_WIDE_RUN_SPLIT = re.compile(f"([{_WIDE}]+)")
 
 
 def _space_run(match: re.Match) -> str:
@@ -49,10 +50,13 @@ def is_wide(char: str) -> bool:
 
 def search_columns(*parts: str) -> tuple[str, str, list[str]]:
     """(search_text, search_latin, search_cjk) for a row's public texts."""
-    text = normalize(" ".join(p for p in parts if p))
-    latin = " ".join(_WIDE_RUN.sub(" ", text).split())
-    chars = sorted(set(_WIDE_CHAR.findall(text)))
-    return f" {text} ", f" {latin} ", chars
+    folded = unicodedata.normalize("NFKC", " ".join(p for p in parts if p)).casefold()
+    # One split gives both kinds of run: Latin at even positions, CJK at odd ones.
+    pieces = _WIDE_RUN_SPLIT.split(folded)
+    latin = " ".join(" ".join(pieces[0::2]).split())
+    cjk_runs = pieces[1::2]
+    text = " ".join(" ".join(piece) if i % 2 else piece for i, piece in enumerate(pieces)).split()
+    return " " + " ".join(text) + " ", f" {latin} ", sorted(set("".join(cjk_runs)))
 
 
 def contains_pattern(query: str) -> str:
