@@ -454,6 +454,8 @@ def rest_query(arguments: dict) -> dict[str, str]:
             query[name] = "true" if value else "false"
         elif isinstance(value, list):
             query[name] = ",".join(value)
+        elif isinstance(value, float) and value.is_integer():
+            query[name] = str(int(value))  # JSON Schema counts 5.0 as an integer
         else:
             query[name] = str(value)
     return query
@@ -476,7 +478,9 @@ def _tender_facets(arguments: dict) -> dict:
 
 
 def _get_spec_coded(arguments: dict) -> dict:
+    # Gated for every caller: the domain raises SPEC_CODED_GATED with its access_url.
     domain.spec_coded(arguments["at_id"])
+    raise AssertionError("spec_coded() must raise the gated error")
 
 
 def _request_tender_access(arguments: dict) -> dict:

@@ -76,7 +76,7 @@ def test_rest_query_spells_arguments_as_rest_receives_them():
             "category": "it-hardware",
             "new": True,
             "lead_ok": False,
-            "limit": 20,
+            "limit": 20.0,
             "q": "医疗",
         }
     ) == {
