@@ -250,3 +250,11 @@ TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEK
 TENDERS_PASSED_GRACE_DAYS = int(os.environ.get("TENDERS_PASSED_GRACE_DAYS", "28"))
 # Rows are read and written in batches of this size during publication.
 TENDERS_PUBLISH_BATCH = int(os.environ.get("TENDERS_PUBLISH_BATCH", "5000"))
+
+# --- MCP tool server ------------------------------------------------------------------------
+# Browser origins (scheme://host[:port]) allowed to call /mcp besides this server's own origin;
+# any other Origin is refused with 403 (DNS-rebinding protection). Clients that send no Origin
+# (SDKs, agents, curl) are not affected. Behind a TLS proxy, list the public https origin.
+MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
+# Largest JSON-RPC message accepted, in bytes (tool arguments are small).
+MCP_MAX_BODY_BYTES = int(os.environ.get("MCP_MAX_BODY_BYTES", str(256 * 1024)))

@@ -3,10 +3,13 @@
 from django.contrib import admin
 from django.urls import path
 
+from mcp_server import views as mcp_views
 from tenders.api import views as tender_views
 
 urlpatterns = [
     path("api/v1/health", tender_views.health, name="health"),
     path("healthz", tender_views.health, name="healthz"),
     path("admin/", admin.site.urls),
+    path("mcp", mcp_views.mcp_endpoint, name="mcp"),
+    path(".well-known/mcp.json", mcp_views.well_known, name="mcp-well-known"),
 ]

@@ -1,0 +1,149 @@
+"""The one door from the tool server to the domain.
+
+Every tool handler calls a function here, and every function here calls the selector or
+service that the REST surface calls: one implementation of listing, filtering, cursors, RFQ
+intake and access requests. Imports are lazy so that loading the tool definitions (for
+``tools/list`` and the discovery documents) never touches the database layer.
+
+Functions whose domain counterpart is not on this branch yet raise ``NotWired``; the tool
+then answers a tool error "not available yet", never a 500. Each such body is marked
+``WIRE(<branch>)`` with the call it expects, and is the only line to change when wiring.
+Errors from the domain arrive as ``config.errors.ApiError`` and become tool errors unchanged.
+"""
+
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+from config.errors import ApiError
+
+
+class NotWired(Exception):
+    """The domain function behind a tool is not part of this build yet."""
+
+
+def _not_wired(what: str) -> NoReturn:
+    raise NotWired(what)
+
+
+# --- tenders (branch rest) -------------------------------------------------------------------
+
+
+def list_tenders(query: Mapping[str, str]) -> dict:
+    """The list envelope of ``GET /api/v1/tenders`` for these query parameters.
+
+    ``query`` holds the parameters exactly as REST receives them (strings: comma lists,
+    ``true``/``false``), so the shared parser validates them with the same messages and the
+    same cursor tokens work on both surfaces. Raises ApiError 400 ``invalid_parameter`` /
+    ``invalid_cursor`` (with ``param``) and 409 ``snapshot_changed``.
+    """
+    # WIRE(rest): return <the selector GET /api/v1/tenders calls>(query)
+    _not_wired("list_tenders")
+
+
+def get_tender(at_id: str, query: Mapping[str, str]) -> dict:
+    """``{data: row, meta}`` of ``GET /api/v1/tenders/{at_id}``; ``query`` may hold ``lang``.
+
+    Raises ApiError 404 ``not_found`` (identical for every absent id) or 400.
+    """
+    # WIRE(rest): return <the selector GET /api/v1/tenders/{at_id} calls>(at_id, query)
+    _not_wired("get_tender")
+
+
+def tender_facets() -> dict:
+    """``{data, meta}`` of ``GET /api/v1/tenders/facets``."""
+    # WIRE(rest): return <the selector GET /api/v1/tenders/facets calls>()
+    _not_wired("tender_facets")
+
+
+def spec_coded(at_id: str) -> NoReturn:
+    """Raise the gated error of ``GET /api/v1/spec-coded/{at_id}``.
+
+    Expected: ApiError(403, "SPEC_CODED_GATED", message, extra={"access_url": <absolute URL>}),
+    for every id, existing or not.
+    """
+    # WIRE(rest): <the function the spec-coded view calls>(at_id)  # raises ApiError 403
+    _not_wired("get_spec_coded")
+
+
+# --- RFQ intake and access requests (branch rfq) ---------------------------------------------
+
+
+def request_tender_access(
+    *, at_id: str | None, organisation: str, contact: str, purpose: str
+) -> dict:
+    """Store an access request; ``{received: true, reference, next}``.
+
+    Raises ApiError 400 ``invalid_parameter`` with ``param`` naming the field.
+    """
+    # WIRE(rfq): return <access-request service>(at_id=..., organisation=..., contact=...,
+    #            purpose=...)
+    _not_wired("request_tender_access")
+
+
+def submit_rfq(
+    *,
+    product: str,
+    quantity: str | None,
+    target_market: str | None,
+    buyer_contact: str,
+    idempotency_key: str | None,
+) -> dict:
+    """Store an RFQ through the service of ``POST /rfq``; ``{received: true, reference, next}``.
+
+    Raises ApiError 400 ``invalid_parameter`` with ``param`` naming the field.
+    """
+    # WIRE(rfq): return <the service POST /rfq calls>(product=..., quantity=...,
+    #            target_market=..., buyer_contact=..., idempotency_key=...)
+    _not_wired("submit_rfq")
+
+
+# --- sourcing lanes and engagement (branch rest: the data of /agent/capabilities.json) ---------
+
+
+def capabilities() -> dict[str, Any]:
+    """The capabilities document of ``GET /agent/capabilities.json``.
+
+    Expected to hold ``lanes`` (a list of Lane objects, spec 2.6: id, sources, markets,
+    compliance, page) and ``engagement`` (the deposit-first engagement model, an object).
+    """
+    # WIRE(rest): return <the function GET /agent/capabilities.json serves>()
+    _not_wired("capabilities")
+
+
+def sourcing_lanes(market: str | None) -> list[dict]:
+    """The lanes of the capabilities document, those serving ``market`` when one is given.
+
+    Market codes compare case-insensitively; a code no lane serves is a 400 naming the codes
+    that are served, so a caller can correct itself.
+    """
+    lanes = capabilities()["lanes"]
+    if market is None:
+        return list(lanes)
+    served = sorted({code.upper() for lane in lanes for code in lane["markets"]})
+    if market.upper() not in served:
+        raise ApiError(
+            400,
+            "invalid_parameter",
+            f"market: no sourcing lane serves {market!r}; markets served: {', '.join(served)}.",
+            param="market",
+        )
+    return [lane for lane in lanes if market.upper() in {m.upper() for m in lane["markets"]}]
+
+
+def lane_capability(lane_id: str) -> dict:
+    """One lane of the capabilities document by its id; 404 ``not_found`` naming the known ids."""
+    lanes = capabilities()["lanes"]
+    for lane in lanes:
+        if lane["id"] == lane_id:
+            return lane
+    raise ApiError(
+        404,
+        "not_found",
+        f"lane_id: no sourcing lane {lane_id!r}; lanes: {', '.join(lane['id'] for lane in lanes)}.",
+        param="lane_id",
+    )
+
+
+def engagement() -> dict:
+    """The deposit-first engagement model of the capabilities document."""
+    return capabilities()["engagement"]

@@ -1,0 +1,168 @@
+"""HTTP face of the tool server: ``/mcp`` (Streamable HTTP) and ``/.well-known/mcp.json``.
+
+Thin: the view enforces what belongs to HTTP (Origin, method, Content-Type, Accept, body size)
+and hands the body to ``protocol``; JSON-RPC and MCP rules live there. We always answer a
+request with one ``application/json`` object and never open a server-sent event stream, which
+every revision allows; so no session id is issued either (see ``protocol``).
+"""
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET
+
+from .protocol import INVALID_REQUEST, RpcError, error_response
+from .server import manifest, protocol
+
+ALLOW = "GET, POST, OPTIONS"
+
+
+def _error(status: int, message: str, **headers: str) -> JsonResponse:
+    # Refusals at the HTTP layer still carry a JSON-RPC error (with a null id, the request not
+    # having been read), so a client can always show why.
+    response = JsonResponse(error_response(None, RpcError(INVALID_REQUEST, message)), status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def accepts(header: str | None, media_type: str) -> bool:
+    """Whether an Accept header allows ``media_type`` (no header allows everything).
+
+    The most specific matching range decides, so ``*/*, application/json;q=0`` refuses JSON.
+    """
+    if header is None or not header.strip():
+        return True
+    family = media_type.split("/")[0] + "/*"
+    best: tuple[int, float] | None = None
+    for part in header.split(","):
+        fields = part.split(";")
+        media_range = fields[0].strip().lower()
+        specificity = {media_type: 2, family: 1, "*/*": 0}.get(media_range)
+        if specificity is None:
+            continue
+        quality = 1.0
+        for param in fields[1:]:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if best is None or specificity > best[0]:
+            best = (specificity, quality)
+    return best is not None and best[1] > 0
+
+
+def _same_origin(request: HttpRequest, origin: str) -> bool:
+    return origin.lower() == f"{request.scheme}://{request.get_host()}".lower()
+
+
+def origin_allowed(request: HttpRequest, origin: str | None) -> bool:
+    """DNS-rebinding protection: a browser page may call only from this server's own origin or
+    from one in ``MCP_ALLOWED_ORIGINS``. Non-browser clients send no Origin and pass."""
+    if origin is None:
+        return True
+    allowed = {o.rstrip("/").lower() for o in settings.MCP_ALLOWED_ORIGINS}
+    return origin.rstrip("/").lower() in allowed or _same_origin(request, origin)
+
+
+def _endpoint_url(request: HttpRequest) -> str:
+    path = reverse("mcp")
+    if settings.PUBLIC_BASE_URL:
+        return settings.PUBLIC_BASE_URL + path
+    return request.build_absolute_uri(path)
+
+
+@csrf_exempt
+def mcp_endpoint(request: HttpRequest) -> HttpResponse:
+    origin = request.headers.get("Origin")
+    if not origin_allowed(request, origin):
+        return _error(403, f"Forbidden: requests from origin {origin[:100]!r} are not allowed.")
+    if request.method == "POST":
+        response = _post(request)
+    elif request.method == "GET":
+        response = _get(request)
+    elif request.method == "OPTIONS":
+        response = _preflight(request)
+    else:
+        response = _error(
+            405,
+            "Method Not Allowed: POST JSON-RPC messages; GET returns the discovery manifest. "
+            "This server keeps no sessions, so there is none to delete.",
+            Allow=ALLOW,
+        )
+    if origin is not None:
+        response["Vary"] = "Origin"
+        if not _same_origin(request, origin):
+            response["Access-Control-Allow-Origin"] = origin
+    return response
+
+
+def _post(request: HttpRequest) -> HttpResponse:
+    if request.content_type != "application/json" or request.content_params.get(
+        "charset", "utf-8"
+    ).lower() not in ("utf-8", "utf8"):
+        return _error(415, "Unsupported Media Type: send Content-Type: application/json (UTF-8).")
+    if not accepts(request.headers.get("Accept"), "application/json"):
+        return _error(406, "Not Acceptable: this server answers with application/json; accept it.")
+    limit = settings.MCP_MAX_BODY_BYTES
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    body = b"" if declared > limit else request.read(limit + 1)
+    if declared > limit or len(body) > limit:
+        return _error(413, f"Payload Too Large: the body is limited to {limit} bytes.")
+    reply = protocol().handle(body, request.headers)
+    if reply.body is None:
+        response = HttpResponse(status=reply.status)
+        # A 202 has no body, so it has no content type either.
+        del response["Content-Type"]
+    else:
+        response = JsonResponse(
+            reply.body, status=reply.status, json_dumps_params={"ensure_ascii": False}
+        )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _get(request: HttpRequest) -> HttpResponse:
+    accept = request.headers.get("Accept")
+    if not accepts(accept, "application/json"):
+        if accepts(accept, "text/event-stream"):
+            # A client of 2025-06-18/2025-11-25 opening its optional listening stream: the
+            # transport tells a server without one to answer 405.
+            return _error(
+                405,
+                "Method Not Allowed: this server opens no event stream; POST JSON-RPC messages.",
+                Allow=ALLOW,
+            )
+        return _error(406, "Not Acceptable: the discovery manifest is application/json.")
+    response = JsonResponse(manifest(_endpoint_url(request)))
+    response["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+def _preflight(request: HttpRequest) -> HttpResponse:
+    """CORS preflight for the browser origins allowed above (others were refused already)."""
+    response = HttpResponse(status=204)
+    del response["Content-Type"]
+    response["Allow"] = ALLOW
+    if request.headers.get("Origin") is not None:
+        response["Access-Control-Allow-Methods"] = "GET, POST"
+        requested = request.headers.get("Access-Control-Request-Headers")
+        if requested:
+            response["Access-Control-Allow-Headers"] = requested
+        response["Access-Control-Max-Age"] = "600"
+    return response
+
+
+@require_GET
+def well_known(request: HttpRequest) -> HttpResponse:
+    """``/.well-known/mcp.json``: the same manifest, for crawlers and client set-up."""
+    response = JsonResponse(manifest(_endpoint_url(request)))
+    response["Cache-Control"] = "public, max-age=300"
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
