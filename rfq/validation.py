@@ -151,9 +151,17 @@ def _forbidden_character(text: str, multiline: bool) -> str | None:
     return None
 
 
+def printable(text: str, limit: int = 64) -> str:
+    """The sender's text made safe to echo back: control characters and lone surrogates
+    escaped (they could not even be encoded), shortened."""
+    shown = "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
+    return shown[:limit]
+
+
 def _unknown_field(name: str, allowed: tuple[str, ...]) -> ApiError:
-    # The name is the sender's text: keep it printable and short before it is echoed back.
-    shown = name.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")[:64]
+    shown = printable(name)
     hint = difflib.get_close_matches(name, allowed, n=1)
     did_you_mean = f' (did you mean "{hint[0]}"?)' if hint else ""
     return ApiError(

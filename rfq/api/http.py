@@ -12,6 +12,7 @@ import json
 from django.utils.http import parse_header_parameters
 
 from config.errors import ApiError
+from rfq.validation import printable
 
 
 class _BodyError(ValueError):
@@ -83,8 +84,9 @@ def _object(pairs: list[tuple[str, object]]) -> dict:
     result = {}
     for key, value in pairs:
         if key in result:
-            shown = key.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
-            raise _BodyError(f'The body repeats the member "{shown[:64]}". Send each field once.')
+            raise _BodyError(
+                f'The body repeats the member "{printable(key)}". Send each field once.'
+            )
         result[key] = value
     return result
 
