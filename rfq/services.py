@@ -42,6 +42,8 @@ from .models import AccessRequest, IntakeRecord, Rfq, Status
 log = logging.getLogger(__name__)
 
 REFERENCE_ATTEMPTS = 5
+# The intake clock; surfaces pass no time, tests may set it.
+clock = timezone.now
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ def _submit(
     data = intake.form.clean(payload)
     key = validation.clean_idempotency_key(idempotency_key)
     fingerprint = validation.fingerprint(data)
-    now = now or timezone.now()
+    now = now or clock()
     try:
         if key is not None:
             first = intake.model.objects.filter(idempotency_key=key).first()
