@@ -87,7 +87,7 @@ class IntakeAdmin(admin.ModelAdmin):
             return format_html('<strong style="color: var(--error-fg)">{}</strong>', text)
         return text
 
-    @admin.display(description="age", ordering="received_at")
+    @admin.display(description="age", ordering="-received_at")
     def age(self, obj: IntakeRecord):
         return timing.human_duration((timezone.now() - obj.received_at).total_seconds())
 

@@ -28,6 +28,7 @@ from functools import partial
 
 from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import QuerySet
@@ -128,18 +129,22 @@ def _submit(
             if first is not None:
                 return _replay(intake, first, fingerprint)
         _check_rate(intake, client, now)
+        collision = None
         for _ in range(REFERENCE_ATTEMPTS):
             try:
                 record = _store(intake, data, client, key, fingerprint, now)
-            except IntegrityError:
+            except IntegrityError as error:
                 if key is not None:
                     # A concurrent submission with the same key committed first.
                     first = intake.model.objects.filter(idempotency_key=key).first()
                     if first is not None:
                         return _replay(intake, first, fingerprint)
-                continue  # a reference collision: draw another
+                collision = error  # a reference collision: draw another
+                continue
             return Receipt(reference=record.reference, next=intake.next_text(record.reference))
-        raise RuntimeError(f"No free {intake.prefix} reference in {REFERENCE_ATTEMPTS} draws")
+        raise RuntimeError(
+            f"No {intake.prefix} reference stored in {REFERENCE_ATTEMPTS} draws"
+        ) from collision
     except (OperationalError, InterfaceError):
         log.exception("Could not store a %s", intake.noun)
         raise unavailable(intake) from None
@@ -232,14 +237,14 @@ TRANSITIONS = {
 
 
 def rfq_set_status(
-    *, ids: list[int], status: Status, actor, now: datetime | None = None
+    *, ids: list[int], status: Status, actor: AbstractBaseUser, now: datetime | None = None
 ) -> list[str]:
     """Mark requests for quote answered or closed; returns the references changed."""
     return _set_status(Rfq, ids=ids, status=status, actor=actor, now=now)
 
 
 def access_request_set_status(
-    *, ids: list[int], status: Status, actor, now: datetime | None = None
+    *, ids: list[int], status: Status, actor: AbstractBaseUser, now: datetime | None = None
 ) -> list[str]:
     """Mark access requests answered or closed; returns the references changed."""
     return _set_status(AccessRequest, ids=ids, status=status, actor=actor, now=now)
@@ -247,7 +252,12 @@ def access_request_set_status(
 
 @transaction.atomic
 def _set_status(
-    model: type[IntakeRecord], *, ids: list[int], status: Status, actor, now: datetime | None
+    model: type[IntakeRecord],
+    *,
+    ids: list[int],
+    status: Status,
+    actor: AbstractBaseUser,
+    now: datetime | None,
 ) -> list[str]:
     """One UPDATE and one bulk insert into the admin log, whatever the number of items; the
     log entries carry the actor and the same time as the change."""
