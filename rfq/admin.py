@@ -9,10 +9,16 @@ here and nowhere else.
 from django.contrib import admin, messages
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, linebreaks
+from django.utils.safestring import SafeString, mark_safe
 
 from . import selectors, services, timing
 from .models import AccessRequest, IntakeRecord, Rfq, Status
+
+
+def _paragraphs(text: str) -> SafeString:
+    """The sender's multi-line text as written (escaped first, then line breaks kept)."""
+    return mark_safe(linebreaks(text, autoescape=True))
 
 
 class ReplyFilter(admin.SimpleListFilter):
@@ -75,6 +81,10 @@ class IntakeAdmin(admin.ModelAdmin):
         # Submissions come in only through the intake services (REST and the tool server).
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        # Submissions are kept; only a superuser removes one (spam, an erasure request).
+        return request.user.is_superuser
+
     @admin.display(description="reply")
     def reply_state(self, obj: IntakeRecord):
         text, overdue = timing.due_state(
@@ -130,7 +140,7 @@ class RfqAdmin(IntakeAdmin):
     search_fields = ("reference", "product", "buyer_contact", "staff_notes")
     readonly_fields = (
         *IntakeAdmin.readonly_fields,
-        "product",
+        "product_text",
         "quantity",
         "target_market",
         "buyer_contact",
@@ -138,12 +148,24 @@ class RfqAdmin(IntakeAdmin):
     fieldsets = (
         (
             "Request",
-            {"fields": ("reference", "product", "quantity", "target_market", "buyer_contact")},
+            {
+                "fields": (
+                    "reference",
+                    "product_text",
+                    "quantity",
+                    "target_market",
+                    "buyer_contact",
+                )
+            },
         ),
         IntakeAdmin.queue_fieldset,
         IntakeAdmin.staff_fieldset,
         IntakeAdmin.abuse_fieldset,
     )
+
+    @admin.display(description="product")
+    def product_text(self, obj: Rfq):
+        return _paragraphs(obj.product)
 
     @admin.display(description="product", ordering="product")
     def product_line(self, obj: Rfq):
@@ -169,11 +191,18 @@ class AccessRequestAdmin(IntakeAdmin):
         "asaptic_id",
         "organisation",
         "contact",
-        "purpose",
+        "purpose_text",
     )
     fieldsets = (
-        ("Request", {"fields": ("reference", "asaptic_id", "organisation", "contact", "purpose")}),
+        (
+            "Request",
+            {"fields": ("reference", "asaptic_id", "organisation", "contact", "purpose_text")},
+        ),
         IntakeAdmin.queue_fieldset,
         IntakeAdmin.staff_fieldset,
         IntakeAdmin.abuse_fieldset,
     )
+
+    @admin.display(description="purpose")
+    def purpose_text(self, obj: AccessRequest):
+        return _paragraphs(obj.purpose)

@@ -13,7 +13,7 @@ from . import references
 
 
 class Status(models.TextChoices):
-    NEW = "new", "New (waiting for a reply)"
+    NEW = "new", "New"
     ANSWERED = "answered", "Answered"
     CLOSED = "closed", "Closed"
 

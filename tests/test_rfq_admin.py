@@ -224,3 +224,21 @@ def test_the_queues_are_for_staff_only(client):
     rfq(T)
     response = client.get("/admin/rfq/rfq/")
     assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
+
+
+def test_only_a_superuser_may_delete_a_submission(client, admin_client, django_user_model):
+    from django.contrib.auth.models import Permission
+
+    record = rfq(T, product="Line one\nLine two")
+    rfq(T, product="<script>alert(1)</script>")
+    staff = django_user_model.objects.create_user("clerk", password="pw", is_staff=True)
+    staff.user_permissions.set(Permission.objects.filter(content_type__app_label="rfq"))
+    client.force_login(staff)
+    page = client.get(f"/admin/rfq/rfq/{record.pk}/change/").content.decode()
+    assert '<div class="readonly"><p>Line one<br>Line two</p></div>' in page
+    other = Rfq.objects.exclude(pk=record.pk).get()
+    page = client.get(f"/admin/rfq/rfq/{other.pk}/change/").content.decode()
+    assert "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>" in page
+    assert client.get(f"/admin/rfq/rfq/{record.pk}/delete/").status_code == 403
+    assert admin_client.get(f"/admin/rfq/rfq/{record.pk}/delete/").status_code == 200
+    assert Rfq.objects.count() == 2

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.test import Client
 
 from rfq import services
 from rfq.models import Rfq
@@ -222,6 +223,11 @@ def test_other_methods_are_405_in_the_error_contract(client):
             response, 405, "method_not_allowed", "Send a request for quote with POST, as JSON."
         )
         assert response["Allow"] == "POST, OPTIONS"
+
+
+def test_no_csrf_token_is_needed_by_a_keyless_intake():
+    client = Client(enforce_csrf_checks=True)
+    assert post(client, RFQ).status_code == 200
 
 
 def test_an_odd_accept_header_still_gets_json(client):
