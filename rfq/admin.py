@@ -183,12 +183,12 @@ class AccessRequestAdmin(IntakeAdmin):
         "age",
         "status",
         "organisation",
-        "asaptic_id",
+        "at_id",
     )
-    search_fields = ("reference", "organisation", "contact", "asaptic_id", "staff_notes")
+    search_fields = ("reference", "organisation", "contact", "at_id", "staff_notes")
     readonly_fields = (
         *IntakeAdmin.readonly_fields,
-        "asaptic_id",
+        "at_id",
         "organisation",
         "contact",
         "purpose_text",
@@ -196,7 +196,7 @@ class AccessRequestAdmin(IntakeAdmin):
     fieldsets = (
         (
             "Request",
-            {"fields": ("reference", "asaptic_id", "organisation", "contact", "purpose_text")},
+            {"fields": ("reference", "at_id", "organisation", "contact", "purpose_text")},
         ),
         IntakeAdmin.queue_fieldset,
         IntakeAdmin.staff_fieldset,

@@ -116,7 +116,7 @@ class Rfq(IntakeRecord):
 
 
 class AccessRequest(IntakeRecord):
-    asaptic_id = models.CharField(
+    at_id = models.CharField(
         "listing id",
         max_length=18,
         blank=True,

@@ -51,7 +51,7 @@ def message_for(record: IntakeRecord) -> tuple[str, str]:
         kind = "tender access request"
         lines = [
             ("Organisation", record.organisation),
-            ("Listing", record.asaptic_id or "not given"),
+            ("Listing", record.at_id or "not given"),
             ("Purpose", record.purpose),
         ]
     subject = f"New {kind} {record.reference}: {headline} (reply due {due})"

@@ -5,9 +5,11 @@ hands the parsed arguments to ``RFQ_FORM.clean`` or ``ACCESS_REQUEST_FORM.clean`
 services, and the JSON Schema that documents the arguments (OpenAPI, tool ``inputSchema``) is
 generated from the same field definitions, so rules, messages and documentation cannot drift.
 
-Errors are ``ApiError(400, "invalid_field", message, param=<field>)``, one at a time in a fixed
-order (unknown fields first, then the fields in the order declared), with a message that says
-what to send instead. A payload that is not an object is ``invalid_body``.
+Errors are ``ApiError(400, "invalid_parameter", message, param=<field>)`` (the contract's code for
+an input at fault, used alike for query parameters, body fields, tool arguments and the
+Idempotency-Key header), one at a time in a fixed order (unknown fields first, then the
+fields in the order declared), with a message that says what to send instead. A payload that
+is not an object is ``invalid_body``.
 """
 
 import difflib
@@ -109,12 +111,12 @@ def _clean_field(spec: Field, value: object) -> str:
     name = spec.name
     if value is None or (isinstance(value, str) and not value.strip()):
         if spec.required:
-            raise ApiError(400, "invalid_field", spec.required_message, param=name)
+            raise ApiError(400, "invalid_parameter", spec.required_message, param=name)
         return ""
     if not isinstance(value, str):
         raise ApiError(
             400,
-            "invalid_field",
+            "invalid_parameter",
             f"{name} must be a string (text in double quotes), e.g. {json.dumps(spec.example)}; "
             f"got {_json_type(value)}.",
             param=name,
@@ -125,7 +127,7 @@ def _clean_field(spec: Field, value: object) -> str:
         where = "" if spec.multiline else "line breaks, tabs or other "
         raise ApiError(
             400,
-            "invalid_field",
+            "invalid_parameter",
             f"{name} must not contain {where}control characters (found {bad}).",
             param=name,
         )
@@ -133,12 +135,12 @@ def _clean_field(spec: Field, value: object) -> str:
         message = spec.format_message or (
             f"{name} must be at most {spec.max_length} characters; it has {len(text)}."
         )
-        raise ApiError(400, "invalid_field", message, param=name)
+        raise ApiError(400, "invalid_parameter", message, param=name)
     if spec.clean is not None:
         try:
             text = spec.clean(text)
         except FieldError as error:
-            raise ApiError(400, "invalid_field", str(error), param=name) from None
+            raise ApiError(400, "invalid_parameter", str(error), param=name) from None
     return text
 
 
@@ -166,7 +168,7 @@ def _unknown_field(name: str, allowed: tuple[str, ...]) -> ApiError:
     did_you_mean = f' (did you mean "{hint[0]}"?)' if hint else ""
     return ApiError(
         400,
-        "invalid_field",
+        "invalid_parameter",
         f'Unknown field "{shown}"{did_you_mean}. Allowed fields: {", ".join(allowed)}.',
         param=shown,
     )
@@ -255,8 +257,8 @@ def clean_target_market(value: str) -> str:
 
 
 LISTING_ID_MESSAGE = (
-    "asaptic_id must be a listing id as shown in the feed: AT- and 10 characters from 0-9 and "
-    "A-Z without I, L, O and U, e.g. AT-7K3M9Q2X4B."
+    "at_id must be a listing id (the asaptic_id of a row in the feed): AT- and 10 characters "
+    "from 0-9 and A-Z without I, L, O and U, e.g. AT-7K3M9Q2X4B."
 )
 
 
@@ -323,11 +325,12 @@ ACCESS_REQUEST_FORM = Form(
     title="tender access request",
     fields=(
         Field(
-            "asaptic_id",
+            # Named like every other argument that carries a listing id (decisions.md: at_id).
+            "at_id",
             required=False,
             max_length=18,
-            description="The listing you want detail for, when there is one: its listing id "
-            "from the feed.",
+            description="The listing you want detail for, when there is one: the asaptic_id of "
+            "its row in the feed.",
             example="AT-7K3M9Q2X4B",
             clean=clean_listing_id,
             format_message=LISTING_ID_MESSAGE,
@@ -388,7 +391,7 @@ def clean_idempotency_key(value: str | None) -> str | None:
     if not _IDEMPOTENCY_KEY_RE.fullmatch(key) or '"' in key:
         raise ApiError(
             400,
-            "invalid_idempotency_key",
+            "invalid_parameter",
             "Idempotency-Key must be 1 to 255 visible ASCII characters without spaces or "
             "quotes; a fresh UUID per submission is best, e.g. "
             "6f1c2b0e-8a4d-4c1e-9b7a-2d5f3e9c1a40.",

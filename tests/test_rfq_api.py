@@ -74,7 +74,7 @@ def test_field_errors_name_the_field_and_store_nothing(client):
     assert_error(
         post(client, {**RFQ, "buyer_contact": "call me"}),
         400,
-        "invalid_field",
+        "invalid_parameter",
         "buyer_contact must be an e-mail address or an international phone number starting "
         "with +, e.g. +852 2123 4567.",
         "buyer_contact",
@@ -82,14 +82,14 @@ def test_field_errors_name_the_field_and_store_nothing(client):
     assert_error(
         post(client, {**RFQ, "budget": "1m"}),
         400,
-        "invalid_field",
+        "invalid_parameter",
         'Unknown field "budget". Allowed fields: product, quantity, target_market, buyer_contact.',
         "budget",
     )
     assert_error(
         post(client, {"buyer_contact": "buyer@example.com"}),
         400,
-        "invalid_field",
+        "invalid_parameter",
         'product is required: say what you want to source, e.g. "LED street lights, 120 W, IP66".',
         "product",
     )
@@ -176,7 +176,7 @@ def test_an_idempotent_retry_gets_the_first_answer(client):
     assert_error(
         post(client, RFQ, HTTP_IDEMPOTENCY_KEY="not a key"),
         400,
-        "invalid_idempotency_key",
+        "invalid_parameter",
         "Idempotency-Key must be 1 to 255 visible ASCII characters without spaces or quotes; a "
         "fresh UUID per submission is best, e.g. 6f1c2b0e-8a4d-4c1e-9b7a-2d5f3e9c1a40.",
         "Idempotency-Key",
@@ -276,8 +276,7 @@ def test_the_openapi_description_of_submit_rfq(tmp_path):
     assert schemas["RfqReceipt"]["required"] == ["received", "reference", "next"]
     assert schemas["RfqError"]["properties"]["error"]["properties"]["code"]["enum"] == [
         "invalid_body",
-        "invalid_field",
-        "invalid_idempotency_key",
+        "invalid_parameter",
         "idempotency_conflict",
         "rate_limited",
         "service_unavailable",
@@ -285,7 +284,7 @@ def test_the_openapi_description_of_submit_rfq(tmp_path):
     examples_400 = operation["responses"]["400"]["content"]["application/json"]["examples"]
     assert examples_400["MissingRequiredField"]["value"] == {
         "error": {
-            "code": "invalid_field",
+            "code": "invalid_parameter",
             "message": 'product is required: say what you want to source, e.g. "LED street lights, 120 W, IP66".',
             "param": "product",
         }

@@ -23,7 +23,7 @@ RFQ = {
     "buyer_contact": "+85221234567",
 }
 ACCESS = {
-    "asaptic_id": "AT-7K3M9Q2X4B",
+    "at_id": "AT-7K3M9Q2X4B",
     "organisation": "Harbour Lighting Ltd",
     "contact": "bids@example.com",
     "purpose": "We supply street lighting in Hong Kong and intend to bid.",
@@ -101,7 +101,7 @@ def test_invalid_input_stores_nothing_and_tells_staff_nothing(
         services.rfq_submit(payload={**RFQ, "buyer_contact": "2123 4567"}, client=CLIENT)
     assert (caught.value.status, caught.value.code, caught.value.param) == (
         400,
-        "invalid_field",
+        "invalid_parameter",
         "buyer_contact",
     )
     assert Rfq.objects.count() == 0
@@ -323,12 +323,12 @@ def test_an_access_request_is_stored_and_staff_are_told(
     settings.RFQ_NOTIFY_EMAIL = "sourcing@example.com"
     with django_capture_on_commit_callbacks(execute=True):
         receipt = services.access_request_submit(
-            payload={**ACCESS, "asaptic_id": "at-7k3m9q2x4b"}, client=CLIENT, now=T
+            payload={**ACCESS, "at_id": "at-7k3m9q2x4b"}, client=CLIENT, now=T
         )
     assert receipt.reference.startswith("ACR-") and len(receipt.reference) == 14
     assert receipt.next == next_text(receipt.reference, "request for tender access")
     record = AccessRequest.objects.get()
-    assert (record.asaptic_id, record.organisation, record.contact, record.purpose) == (
+    assert (record.at_id, record.organisation, record.contact, record.purpose) == (
         "AT-7K3M9Q2X4B",
         "Harbour Lighting Ltd",
         "bids@example.com",
@@ -349,11 +349,9 @@ def test_an_access_request_is_stored_and_staff_are_told(
 
 def test_the_answer_is_the_same_for_any_well_formed_listing_id():
     """Whether an id is published, withheld or unknown is never revealed by the intake."""
-    a = services.access_request_submit(
-        payload={**ACCESS, "asaptic_id": "AT-0000000000"}, client=CLIENT
-    )
+    a = services.access_request_submit(payload={**ACCESS, "at_id": "AT-0000000000"}, client=CLIENT)
     b = services.access_request_submit(
-        payload={**ACCESS, "asaptic_id": "AT-TEST-ZZZZZZZZZZ"}, client=CLIENT
+        payload={**ACCESS, "at_id": "AT-TEST-ZZZZZZZZZZ"}, client=CLIENT
     )
     assert a.next.replace(a.reference, "") == b.next.replace(b.reference, "")
     assert (a.replayed, b.replayed) == (False, False)

@@ -28,7 +28,10 @@ def rfq_error(**changes) -> dict:
 
 
 def field_error(param: str, message: str) -> dict:
-    return {"status": 400, "error": {"code": "invalid_field", "message": message, "param": param}}
+    return {
+        "status": 400,
+        "error": {"code": "invalid_parameter", "message": message, "param": param},
+    }
 
 
 def test_a_valid_rfq_is_cleaned_to_the_stored_form():
@@ -108,7 +111,7 @@ def test_unknown_fields_are_reported_first_and_in_name_order():
 def test_an_unknown_field_name_is_echoed_printable():
     assert rfq_error(**{"a\x00b": 1})["error"]["param"] == "a\\x00b"
     assert rfq_error(**{"\ud800x": 1})["error"] == {
-        "code": "invalid_field",
+        "code": "invalid_parameter",
         "message": 'Unknown field "\\ud800x". Allowed fields: product, quantity, target_market, buyer_contact.',
         "param": "\\ud800x",
     }
@@ -265,7 +268,7 @@ def test_buyer_contact_refuses_other_contact_forms(value):
 # --- access requests ------------------------------------------------------------------------
 
 ACCESS = {
-    "asaptic_id": "AT-7K3M9Q2X4B",
+    "at_id": "AT-7K3M9Q2X4B",
     "organisation": "Harbour Lighting Ltd",
     "contact": "bids@example.com",
     "purpose": "We supply street lighting in Hong Kong and intend to bid.",
@@ -278,11 +281,11 @@ def access_error(**changes) -> dict:
 
 
 def test_a_valid_access_request_is_cleaned():
-    assert ACCESS_REQUEST_FORM.clean({**ACCESS, "asaptic_id": " at-test-7k3m9q2x4b "}) == {
+    assert ACCESS_REQUEST_FORM.clean({**ACCESS, "at_id": " at-test-7k3m9q2x4b "}) == {
         **ACCESS,
-        "asaptic_id": "AT-TEST-7K3M9Q2X4B",
+        "at_id": "AT-TEST-7K3M9Q2X4B",
     }
-    assert ACCESS_REQUEST_FORM.clean({**ACCESS, "asaptic_id": None})["asaptic_id"] == ""
+    assert ACCESS_REQUEST_FORM.clean({**ACCESS, "at_id": None})["at_id"] == ""
 
 
 @pytest.mark.parametrize(
@@ -297,10 +300,10 @@ def test_a_valid_access_request_is_cleaned():
     ],
 )
 def test_access_request_listing_id_must_have_the_listing_id_format(value):
-    assert access_error(asaptic_id=value) == field_error(
-        "asaptic_id",
-        "asaptic_id must be a listing id as shown in the feed: AT- and 10 characters from 0-9 "
-        "and A-Z without I, L, O and U, e.g. AT-7K3M9Q2X4B.",
+    assert access_error(at_id=value) == field_error(
+        "at_id",
+        "at_id must be a listing id (the asaptic_id of a row in the feed): AT- and 10 "
+        "characters from 0-9 and A-Z without I, L, O and U, e.g. AT-7K3M9Q2X4B.",
     )
 
 
@@ -329,7 +332,7 @@ def test_access_request_required_fields_and_rules():
     )
     assert access_error(product="LED") == field_error(
         "product",
-        'Unknown field "product". Allowed fields: asaptic_id, organisation, contact, purpose.',
+        'Unknown field "product". Allowed fields: at_id, organisation, contact, purpose.',
     )
 
 
@@ -355,7 +358,7 @@ def test_idempotency_keys_refused(value):
     assert error_of(lambda: validation.clean_idempotency_key(value)) == {
         "status": 400,
         "error": {
-            "code": "invalid_idempotency_key",
+            "code": "invalid_parameter",
             "message": "Idempotency-Key must be 1 to 255 visible ASCII characters without spaces "
             "or quotes; a fresh UUID per submission is best, e.g. "
             "6f1c2b0e-8a4d-4c1e-9b7a-2d5f3e9c1a40.",

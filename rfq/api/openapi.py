@@ -19,8 +19,7 @@ from . import http
 
 ERROR_CODES = [
     "invalid_body",
-    "invalid_field",
-    "invalid_idempotency_key",
+    "invalid_parameter",
     "idempotency_conflict",
     "rate_limited",
     "service_unavailable",
@@ -125,7 +124,7 @@ def _example(name: str, call) -> OpenApiExample:
     return OpenApiExample(name, value=_error_of(call), response_only=True)
 
 
-def _invalid_field(name: str, changes: dict) -> OpenApiExample:
+def _invalid_parameter(name: str, changes: dict) -> OpenApiExample:
     payload = {k: v for k, v in {**RFQ_EXAMPLE, **changes}.items() if v is not ...}
     return _example(name, lambda: validation.RFQ_FORM.clean(payload))
 
@@ -155,7 +154,7 @@ def submit_rfq_schema() -> dict:
             "the limit: 429 `rate_limited` with `Retry-After` (seconds).\n\n"
             '**Errors** use the body `{"error": {"code", "message", "param"}}`; '
             "`param` names the field or header at fault. Codes: `invalid_body` (400, 413, "
-            "415), `invalid_field` (400), `invalid_idempotency_key` (400), "
+            "415), `invalid_parameter` (400), "
             "`idempotency_conflict` (422), `rate_limited` (429), `service_unavailable` (503)."
         ),
         "tags": ["RFQ"],
@@ -213,12 +212,12 @@ def submit_rfq_schema() -> dict:
                 description="The body or a field is invalid (`param` names the field); "
                 "nothing was stored.",
                 examples=[
-                    _invalid_field("Missing required field", {"product": ...}),
-                    _invalid_field("Unknown field", {"buyer_contcat": "buyer@example.com"}),
-                    _invalid_field("Contact not usable", {"buyer_contact": "2123 4567"}),
-                    _invalid_field("Unknown market", {"target_market": "UK"}),
-                    _invalid_field("Too long", {"quantity": "x" * 101}),
-                    _invalid_field("Not a string", {"quantity": 2000}),
+                    _invalid_parameter("Missing required field", {"product": ...}),
+                    _invalid_parameter("Unknown field", {"buyer_contcat": "buyer@example.com"}),
+                    _invalid_parameter("Contact not usable", {"buyer_contact": "2123 4567"}),
+                    _invalid_parameter("Unknown market", {"target_market": "UK"}),
+                    _invalid_parameter("Too long", {"quantity": "x" * 101}),
+                    _invalid_parameter("Not a string", {"quantity": 2000}),
                     _example(
                         "Not JSON",
                         lambda: http.parse_json(
