@@ -258,3 +258,38 @@ TENDERS_PUBLISH_BATCH = int(os.environ.get("TENDERS_PUBLISH_BATCH", "5000"))
 MCP_ALLOWED_ORIGINS = env_list("MCP_ALLOWED_ORIGINS", [])
 # Largest JSON-RPC message accepted, in bytes (tool arguments are small).
 MCP_MAX_BODY_BYTES = int(os.environ.get("MCP_MAX_BODY_BYTES", str(256 * 1024)))
+
+# --- RFQ intake -----------------------------------------------------------------------------
+# Submissions per client address, for POST /rfq and the submit_rfq tool, and for the
+# request_tender_access tool: "N/second", "N/minute", "N/hour" or "N/day"; empty = no limit.
+# Counted in the cache above, so every server process shares the count.
+RFQ_RATE_LIMIT = os.environ.get("RFQ_RATE_LIMIT", "10/hour")
+ACCESS_REQUEST_RATE_LIMIT = os.environ.get("ACCESS_REQUEST_RATE_LIMIT", "5/hour")
+# Largest POST /rfq body accepted (bytes); the fields' own maxima fit well within it.
+RFQ_MAX_BODY_BYTES = int(os.environ.get("RFQ_MAX_BODY_BYTES", "16384"))
+# Senders are promised an answer within this many hours; the admin shows the due time.
+RFQ_REPLY_HOURS = 4
+# Staff address told about each new request for quote and access request (empty = none).
+RFQ_NOTIFY_EMAIL = os.environ.get("RFQ_NOTIFY_EMAIL", "sourcing@localhost")
+# Reverse proxies in front of the service that append to X-Forwarded-For; 0 = none, and the
+# client address is REMOTE_ADDR. Only set it when every request passes through them.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+
+# --- E-mail ---------------------------------------------------------------------------------
+# Printed to the console unless EMAIL_HOST (SMTP) or EMAIL_BACKEND is set.
+EMAIL_HOST = os.environ.get("EMAIL_HOST") or "localhost"
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if os.environ.get("EMAIL_HOST")
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+# STARTTLS on the submission port unless implicit TLS (EMAIL_USE_SSL) is chosen.
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or (465 if EMAIL_USE_SSL else 587))
+# A mail server that hangs must not hold a buyer's request for long.
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tender-feed@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL

@@ -4,11 +4,13 @@ from django.contrib import admin
 from django.urls import path
 
 from mcp_server import views as mcp_views
+from rfq.api.views import SubmitRfqView
 from tenders.api import views as tender_views
 
 urlpatterns = [
     path("api/v1/health", tender_views.health, name="health"),
     path("healthz", tender_views.health, name="healthz"),
+    path("rfq", SubmitRfqView.as_view(), name="submit-rfq"),
     path("admin/", admin.site.urls),
     path("mcp", mcp_views.mcp_endpoint, name="mcp"),
     path(".well-known/mcp.json", mcp_views.well_known, name="mcp-well-known"),

@@ -1,0 +1,276 @@
+"""OpenAPI description of ``POST /rfq``, generated from the code it describes.
+
+The request schema is ``RFQ_FORM.json_schema()`` (the validator's own field definitions) and
+every error example is produced by running the real validator, body reader or service helper,
+so the description cannot drift from the behaviour.
+"""
+
+import json
+
+from django.conf import settings
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+
+from config.errors import ApiError
+from rfq import ratelimit, services, validation
+
+from . import http
+
+ERROR_CODES = [
+    "invalid_body",
+    "invalid_parameter",
+    "idempotency_conflict",
+    "rate_limited",
+    "service_unavailable",
+]
+RFQ_EXAMPLE = {
+    "product": "LED street lights, 120 W, IP66",
+    "quantity": "2,000 units",
+    "target_market": "HK",
+    "buyer_contact": "buyer@example.com",
+}
+EXAMPLE_REFERENCE = "RFQ-7K3M9Q2X4B"
+
+
+class SchemaComponent(serializers.Serializer):
+    """A documentation-only stand-in for a hand-written JSON Schema component."""
+
+    component_name = ""
+    schema: dict = {}
+
+
+class Rfq(SchemaComponent):
+    # The contract's resource name (section 2.7). drf-spectacular appends "Request" to it when
+    # COMPONENT_SPLIT_REQUEST is on, so the name stays sensible either way.
+    component_name = "Rfq"
+    schema = {
+        **validation.RFQ_FORM.json_schema(),
+        "description": "A request for quote. Fields are trimmed; unknown fields are refused.",
+    }
+
+
+class RfqReceipt(SchemaComponent):
+    component_name = "RfqReceipt"
+    schema = {
+        "type": "object",
+        "properties": {
+            "received": {"type": "boolean", "const": True},
+            "reference": {
+                "type": "string",
+                "pattern": "^RFQ-[0-9A-HJKMNP-TV-Z]{10}$",
+                "description": "Quote it in any follow-up. An idempotent retry returns the "
+                "reference of the first submission.",
+            },
+            "next": {"type": "string", "description": "What happens next, for a person."},
+        },
+        "required": ["received", "reference", "next"],
+        "additionalProperties": False,
+    }
+
+
+class RfqError(SchemaComponent):
+    component_name = "RfqError"
+    schema = {
+        "type": "object",
+        "properties": {
+            "error": {
+                "type": "object",
+                "properties": {
+                    "code": {"type": "string", "enum": ERROR_CODES},
+                    "message": {"type": "string", "description": "What to change, for a person."},
+                    "param": {
+                        "type": "string",
+                        "description": "The field (or header) at fault, when there is one.",
+                    },
+                },
+                "required": ["code", "message"],
+                "additionalProperties": False,
+            },
+            "retry_after": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "With rate_limited and service_unavailable: seconds to wait "
+                "before sending again (also in the Retry-After header).",
+            },
+        },
+        "required": ["error"],
+        "additionalProperties": False,
+    }
+
+
+class SchemaComponentExtension(OpenApiSerializerExtension):
+    target_class = SchemaComponent
+    match_subclasses = True
+
+    def get_name(self, auto_schema, direction):
+        return self.target.component_name
+
+    def map_serializer(self, auto_schema, direction):
+        return self.target.schema
+
+
+def _error_of(call) -> dict:
+    try:
+        result = call()
+    except ApiError as error:
+        return error.body()
+    if isinstance(result, ApiError):
+        return result.body()
+    raise AssertionError("the example input was accepted")
+
+
+def _example(name: str, call) -> OpenApiExample:
+    return OpenApiExample(name, value=_error_of(call), response_only=True)
+
+
+def _invalid_parameter(name: str, changes: dict) -> OpenApiExample:
+    payload = {k: v for k, v in {**RFQ_EXAMPLE, **changes}.items() if v is not ...}
+    return _example(name, lambda: validation.RFQ_FORM.clean(payload))
+
+
+def _max_bytes() -> int:
+    return settings.RFQ_MAX_BODY_BYTES
+
+
+def submit_rfq_schema() -> dict:
+    """Keyword arguments for ``extend_schema`` on the view's ``post``."""
+    rate = ratelimit.parse_rate(settings.RFQ_RATE_LIMIT) or ratelimit.Rate(10, 3600, "hour")
+    example_body = json.dumps(RFQ_EXAMPLE)
+    return {
+        "operation_id": "submitRfq",
+        "summary": "Send a request for quote",
+        "description": (
+            "Stores a request for quote and answers with its reference. Our sourcing team "
+            f"answers the buyer at `buyer_contact` within {settings.RFQ_REPLY_HOURS} hours. "
+            "The record is committed before the answer is sent.\n\n"
+            "**Idempotency.** Send an `Idempotency-Key` header (a fresh UUID per submission) "
+            "and retry freely after a timeout: a retry with the same key and the same content "
+            "returns the first answer (same reference, header `Idempotent-Replayed: true`) and "
+            "stores nothing more. The same key with different content is refused with 422 "
+            "`idempotency_conflict`. Keys are global and never expire.\n\n"
+            f"**Rate limit.** {rate} per client address by default (a deployment setting). Only "
+            "stored submissions count; validation errors and idempotent replays do not. Over "
+            "the limit: 429 `rate_limited` with `Retry-After` (seconds).\n\n"
+            '**Errors** use the body `{"error": {"code", "message", "param"}}`; '
+            "`param` names the field or header at fault. Codes: `invalid_body` (400, 413, "
+            "415), `invalid_parameter` (400), "
+            "`idempotency_conflict` (422), `rate_limited` (429), `service_unavailable` (503)."
+        ),
+        "tags": ["RFQ"],
+        "request": {"application/json": Rfq},
+        "parameters": [
+            OpenApiParameter(
+                "Idempotency-Key",
+                {"type": "string", "minLength": 1, "maxLength": 257},
+                OpenApiParameter.HEADER,
+                required=False,
+                description="1 to 255 visible ASCII characters (bare, or quoted as a "
+                "structured-field string); a fresh UUID per submission is best.",
+            ),
+            OpenApiParameter(
+                "Idempotent-Replayed",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200],
+                enum=["true"],
+                description="Present when the answer is the replay of an earlier submission "
+                "with the same Idempotency-Key.",
+            ),
+            OpenApiParameter(
+                "Retry-After",
+                int,
+                OpenApiParameter.HEADER,
+                response=[429, 503],
+                description="Seconds to wait before sending again.",
+            ),
+        ],
+        "examples": [
+            OpenApiExample("A request for quote", value=RFQ_EXAMPLE, request_only=True),
+            OpenApiExample(
+                "Minimal, answered by phone",
+                value={"product": "Hospital beds, electric", "buyer_contact": "+852 2123 4567"},
+                request_only=True,
+            ),
+        ],
+        "responses": {
+            200: OpenApiResponse(
+                RfqReceipt,
+                description="Stored (or the replay of an earlier submission with the same "
+                "Idempotency-Key).",
+                examples=[
+                    OpenApiExample(
+                        "Stored",
+                        value=services.Receipt(
+                            EXAMPLE_REFERENCE, services.RFQ.next_text(EXAMPLE_REFERENCE)
+                        ).as_dict(),
+                    )
+                ],
+            ),
+            400: OpenApiResponse(
+                RfqError,
+                description="The body or a field is invalid (`param` names the field); "
+                "nothing was stored.",
+                examples=[
+                    _invalid_parameter("Missing required field", {"product": ...}),
+                    _invalid_parameter("Unknown field", {"buyer_contcat": "buyer@example.com"}),
+                    _invalid_parameter("Contact not usable", {"buyer_contact": "2123 4567"}),
+                    _invalid_parameter("Unknown market", {"target_market": "UK"}),
+                    _invalid_parameter("Too long", {"quantity": "x" * 101}),
+                    _invalid_parameter("Not a string", {"quantity": 2000}),
+                    _example(
+                        "Not JSON",
+                        lambda: http.parse_json(
+                            b'{"product": "LED"', max_bytes=_max_bytes(), example=example_body
+                        ),
+                    ),
+                    _example(
+                        "Not an object",
+                        lambda: validation.RFQ_FORM.clean(["LED street lights"]),
+                    ),
+                    _example(
+                        "Bad idempotency key",
+                        lambda: validation.clean_idempotency_key("two words"),
+                    ),
+                ],
+            ),
+            413: OpenApiResponse(
+                RfqError,
+                description=f"The body is larger than {_max_bytes()} bytes; nothing was stored.",
+                examples=[_example("Too large", lambda: http.check_length(10**6, _max_bytes()))],
+            ),
+            415: OpenApiResponse(
+                RfqError,
+                description="The body is not sent as `application/json` (UTF-8); nothing was "
+                "stored.",
+                examples=[
+                    _example(
+                        "Form data",
+                        lambda: http.check_content_type("application/x-www-form-urlencoded"),
+                    )
+                ],
+            ),
+            422: OpenApiResponse(
+                RfqError,
+                description="The Idempotency-Key was used before for different content; "
+                "nothing was stored.",
+                examples=[_example("Key reused", services.idempotency_conflict)],
+            ),
+            429: OpenApiResponse(
+                RfqError,
+                description="Too many submissions from this client address; nothing was "
+                "stored. Wait `Retry-After` seconds.",
+                examples=[
+                    _example("Rate limited", lambda: services.rate_limited(rate, 1260)),
+                ],
+            ),
+            503: OpenApiResponse(
+                RfqError,
+                description="The submission could not be stored (database unreachable); "
+                "nothing was stored. Send it again after `Retry-After` seconds.",
+                examples=[
+                    _example("Unavailable", lambda: services.unavailable(services.RFQ)),
+                ],
+            ),
+        },
+    }

@@ -1,0 +1,82 @@
+"""``POST /rfq`` (submitRfq): a thin view over ``rfq.services.rfq_submit``.
+
+It checks what only HTTP has (content type, body size, JSON syntax), passes the parsed body,
+the client and the Idempotency-Key header to the service, and turns ``ApiError`` into the
+contract's error body. Rules, limits and idempotency live in the service, shared with the tool
+server.
+"""
+
+import json
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import ApiError
+from rfq import services
+from rfq.clients import client_info
+
+from . import http
+from .openapi import RFQ_EXAMPLE, submit_rfq_schema
+
+
+class JsonOnly(BaseContentNegotiation):
+    """Always answer JSON: an odd Accept header must not turn an intake into a 406."""
+
+    def select_parser(self, request, parsers):
+        return parsers[0]
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+class SubmitRfqView(APIView):
+    authentication_classes = []
+    permission_classes = [AllowAny]
+    throttle_classes = []
+    # The body is read raw (see rfq.api.http); the parser only documents the media type.
+    parser_classes = [JSONParser]
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = JsonOnly
+
+    @extend_schema(**submit_rfq_schema())
+    def post(self, request):
+        max_bytes = settings.RFQ_MAX_BODY_BYTES
+        http.check_content_type(request.META.get("CONTENT_TYPE"))
+        http.check_length(request.META.get("CONTENT_LENGTH"), max_bytes)
+        payload = http.parse_json(
+            request.body, max_bytes=max_bytes, example=json.dumps(RFQ_EXAMPLE)
+        )
+        receipt = services.rfq_submit(
+            payload=payload,
+            client=client_info(request),
+            idempotency_key=request.headers.get("Idempotency-Key"),
+        )
+        response = Response(receipt.as_dict())
+        if receipt.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+    def handle_exception(self, exc):
+        if isinstance(exc, exceptions.MethodNotAllowed):
+            exc = ApiError(
+                405, "method_not_allowed", "Send a request for quote with POST, as JSON."
+            )
+        if not isinstance(exc, ApiError):
+            return super().handle_exception(exc)
+        response = Response(exc.body(), status=exc.status)
+        if "retry_after" in exc.extra:
+            response["Retry-After"] = str(exc.extra["retry_after"])
+        return response
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        # Answers are personal (a reference, a limit): never stored by a cache on the way.
+        response["Cache-Control"] = "no-store"
+        return response
