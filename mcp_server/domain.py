@@ -11,10 +11,30 @@ then answers a tool error "not available yet", never a 500. Each such body is ma
 Errors from the domain arrive as ``config.errors.ApiError`` and become tool errors unchanged.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, NoReturn
 
 from config.errors import ApiError
+from rfq.clients import ClientInfo
+
+# Who is calling, set by the view for the span of one request: the intake services rate-limit
+# and record submissions per client, exactly as they do for POST /rfq.
+_caller: ContextVar[ClientInfo | None] = ContextVar("mcp_caller", default=None)
+
+
+@contextmanager
+def caller(client: ClientInfo) -> Iterator[None]:
+    token = _caller.set(client)
+    try:
+        yield
+    finally:
+        _caller.reset(token)
+
+
+def _client() -> ClientInfo:
+    return _caller.get() or ClientInfo(ip=None)
 
 
 class NotWired(Exception):
@@ -71,13 +91,15 @@ def spec_coded(at_id: str) -> NoReturn:
 def request_tender_access(
     *, at_id: str | None, organisation: str, contact: str, purpose: str
 ) -> dict:
-    """Store an access request; ``{received: true, reference, next}``.
+    """Store an access request through the intake service; ``{received: true, reference, next}``.
 
-    Raises ApiError 400 ``invalid_parameter`` with ``param`` naming the field.
+    Raises ApiError 400 ``invalid_parameter`` with ``param`` naming the field, 429 when the
+    caller sends too many.
     """
-    # WIRE(rfq): return <access-request service>(at_id=..., organisation=..., contact=...,
-    #            purpose=...)
-    _not_wired("request_tender_access")
+    from rfq.services import access_request_submit
+
+    payload = {"at_id": at_id, "organisation": organisation, "contact": contact, "purpose": purpose}
+    return access_request_submit(payload=payload, client=_client()).as_dict()
 
 
 def submit_rfq(
@@ -90,11 +112,19 @@ def submit_rfq(
 ) -> dict:
     """Store an RFQ through the service of ``POST /rfq``; ``{received: true, reference, next}``.
 
-    Raises ApiError 400 ``invalid_parameter`` with ``param`` naming the field.
+    Raises ApiError 400 ``invalid_parameter`` with ``param`` naming the field, 422
+    ``idempotency_conflict``, 429 ``rate_limited``.
     """
-    # WIRE(rfq): return <the service POST /rfq calls>(product=..., quantity=...,
-    #            target_market=..., buyer_contact=..., idempotency_key=...)
-    _not_wired("submit_rfq")
+    from rfq.services import rfq_submit
+
+    payload = {
+        "product": product,
+        "quantity": quantity,
+        "target_market": target_market,
+        "buyer_contact": buyer_contact,
+    }
+    receipt = rfq_submit(payload=payload, client=_client(), idempotency_key=idempotency_key)
+    return receipt.as_dict()
 
 
 # --- sourcing lanes and engagement (branch rest: the data of /agent/capabilities.json) ---------

@@ -22,6 +22,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 
 from config.errors import ApiError, error_body
+from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
 from tenders.contract import row_schema
 from tenders.markets import MARKET_CODES
@@ -386,6 +387,23 @@ def _arguments(properties: dict, required: tuple[str, ...] = ()) -> dict:
     return schema
 
 
+_RULE_KEYWORDS = {"minLength", "maxLength", "pattern", "format"}
+
+
+def _form_arguments(form, extra: dict | None = None) -> dict:
+    """Tool arguments from an intake form's JSON Schema, kept to types and descriptions.
+
+    The intake service is the one validator of these fields (for POST /rfq as well), so its
+    messages, naming the field, are the ones a model sees; the descriptions state the rules.
+    """
+    schema = form.json_schema()
+    properties = {
+        name: {k: v for k, v in prop.items() if k not in _RULE_KEYWORDS}
+        for name, prop in schema["properties"].items()
+    }
+    return _arguments({**properties, **(extra or {})}, tuple(schema["required"]))
+
+
 def _list_of(description: str) -> dict:
     return {
         "description": description + ' One value, several as "A,B", or an array ["A", "B"].',
@@ -599,15 +617,7 @@ TOOLS = (
             "general. Staff review each request; the answer gives a reference and what happens "
             "next. Send it only when the user wants access and has given these details."
         ),
-        input_schema=_arguments(
-            {
-                "at_id": {**AT_ID, "description": "Listing id the request is about (optional)."},
-                "organisation": _string("The requesting organisation."),
-                "contact": _string("E-mail or other contact for the reply."),
-                "purpose": _string("What the detail is needed for."),
-            },
-            ("organisation", "contact", "purpose"),
-        ),
+        input_schema=_form_arguments(ACCESS_REQUEST_FORM),
         output_schema=RECEIPT,
         handler=_request_tender_access,
         annotations=WRITES,
@@ -621,21 +631,14 @@ TOOLS = (
             "a contact. Reuse the same idempotency_key when retrying one request so it is "
             "stored once."
         ),
-        input_schema=_arguments(
+        input_schema=_form_arguments(
+            RFQ_FORM,
             {
-                "product": _string("The product or sourcing lane wanted."),
-                "quantity": _string("Quantity, free text (e.g. 500 units)."),
-                "target_market": {
-                    "description": "ISO country or region code of the destination.",
-                    "type": "string",
-                },
-                "buyer_contact": _string("E-mail or other contact for the reply."),
                 "idempotency_key": {
                     "description": "Any unique string; a retry with the same key is stored once.",
                     "type": "string",
                 },
             },
-            ("product", "buyer_contact"),
         ),
         output_schema=RFQ_RECEIPT,
         handler=_submit_rfq,

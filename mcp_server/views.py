@@ -12,6 +12,9 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
+from rfq.clients import client_info
+
+from . import domain
 from .protocol import INVALID_REQUEST, RpcError, error_response
 from .server import manifest, protocol
 
@@ -115,7 +118,8 @@ def _post(request: HttpRequest) -> HttpResponse:
     body = b"" if declared > limit else request.read(limit + 1)
     if declared > limit or len(body) > limit:
         return _error(413, f"Payload Too Large: the body is limited to {limit} bytes.")
-    reply = protocol().handle(body, request.headers)
+    with domain.caller(client_info(request)):
+        reply = protocol().handle(body, request.headers)
     if reply.body is None:
         response = HttpResponse(status=reply.status)
         # A 202 has no body, so it has no content type either.

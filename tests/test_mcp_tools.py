@@ -320,3 +320,57 @@ def test_tools_module_reuses_the_published_row_schema():
     assert tools.ROW["properties"] == published["properties"]
     assert tools.ROW["required"] == published["required"]
     assert "$id" not in tools.ROW and "$id" in published
+
+
+# --- the intake tools go through the intake services ------------------------------------------
+
+
+@pytest.mark.django_db
+def test_submit_rfq_stores_once_through_the_intake_service():
+    from rfq.models import Rfq
+
+    first = call("submit_rfq", VALID_ARGUMENTS["submit_rfq"])
+    again = call("submit_rfq", VALID_ARGUMENTS["submit_rfq"])  # a retry with the same key
+
+    assert first["isError"] is False and again["structuredContent"] == first["structuredContent"]
+    receipt = first["structuredContent"]
+    assert receipt["received"] is True and "within 4 hours" in receipt["next"]
+    stored = Rfq.objects.get()
+    assert (stored.reference, stored.product, stored.quantity, stored.target_market) == (
+        receipt["reference"],
+        "network switches",
+        "40 units",
+        "HK",
+    )
+
+
+@pytest.mark.django_db
+def test_submit_rfq_answers_with_the_same_refusal_as_post_rfq(client):
+    from rfq.models import Rfq
+
+    bad = {"product": "network switches", "buyer_contact": "call me maybe"}
+    over_http = client.post("/rfq", bad, content_type="application/json")
+    assert over_http.status_code == 400
+    assert error_of(call("submit_rfq", bad)) == over_http.json()
+    assert over_http.json()["error"]["param"] == "buyer_contact"
+    assert not Rfq.objects.exists()
+
+
+@pytest.mark.django_db
+def test_request_tender_access_stores_an_access_request():
+    from rfq.models import AccessRequest
+
+    result = call("request_tender_access", VALID_ARGUMENTS["request_tender_access"])
+
+    assert result["isError"] is False
+    stored = AccessRequest.objects.get()
+    assert stored.reference == result["structuredContent"]["reference"]
+    assert (stored.at_id, stored.organisation) == ("AT-TEST-0000000001", "Harbour Supplies Ltd")
+    refused = error_of(
+        call(
+            "request_tender_access",
+            {**VALID_ARGUMENTS["request_tender_access"], "contact": "nobody"},
+        )
+    )
+    assert (refused["error"]["code"], refused["error"]["param"]) == ("invalid_parameter", "contact")
+    assert AccessRequest.objects.count() == 1
