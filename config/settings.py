@@ -178,6 +178,8 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "django_cache",
+            # The default (300 entries, then cull a third) would drop live rate-limit slots.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
         }
     }
 
