@@ -17,6 +17,7 @@ then the other generic kinds. Findings are for staff only and never leave the ad
 ``clean_text`` is the cleaner applied to staff input before it is stored.
 """
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -68,6 +69,9 @@ class Finding:
         return f"summary_{self.lang}"
 
 
+_WIDE_RE = re.compile(
+    r"[\u00c0-\u02af\u1e00-\u1eff\ufb00-\ufb06\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]"
+)
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _ALNUM = _ASCII_ALNUM | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -88,15 +92,21 @@ def _occurrences(haystack: str, needle: str):
 def _secret_spans(text: str, needles: Needles):
     """Spans of the record's secrets in ``text``. Fast path: substring tests on the folded
     text; the position map is only built once something was seen."""
-    folded = fold(text)
-    compact = folded.replace(" ", "") if needles.compact else ""
-    hits = [(k, n, w) for k, n, w in needles.folded if n in folded]
-    compact_hits = [(k, n) for k, n in needles.compact if n in compact]
     for kind, needle in needles.exact:
         if needle in text:
             for start, end in _occurrences(text, needle):
                 if _bounded(text, start, end, _ALNUM):
                     yield start, end, kind
+    # Folding only changes punctuation and spacing unless the text has accented or full-width
+    # letters, so a summary without any needle's key in its lower-case form has no match.
+    if text.isascii() or not _WIDE_RE.search(text):
+        lowered = text.casefold()
+        if not any(key in lowered for key in needles.keys):
+            return
+    folded = fold(text)
+    compact = folded.replace(" ", "") if needles.compact else ""
+    hits = [(k, n, w) for k, n, w in needles.folded if n in folded]
+    compact_hits = [(k, n) for k, n in needles.compact if n in compact]
     if not hits and not compact_hits:
         return
     mapped, where = fold_map(text)

@@ -1,9 +1,10 @@
 """Generic detectors: what must not be in any public summary, whoever the record is.
 
-Each detector yields ``(start, end, kind)`` spans. Every one is guarded by a cheap check (a
-character that must be present, a short literal regex) so clean text costs a few passes of
-compiled regexes; the expensive check (phonenumbers' matcher) only runs on digit runs long
-enough to be a phone number. Patterns are compiled once, at import.
+Each detector yields ``(start, end, kind)`` spans. Speed matters (publication scans every row):
+each check is guarded by a cheap test (a character that must be present), the digit-bearing
+kinds (money, dates, references, phones) are only tried at the runs of digits of the text,
+and phonenumbers' matcher, the slowest check, only sees a run of 7 to 15 digits that is not
+already something else. Patterns are compiled once, at import.
 
 Kinds: ``html``, ``control_character``, ``email``, ``url``, ``domain``, ``person_name``,
 ``money``, ``date``, ``reference_like``, ``phone``.
@@ -41,7 +42,6 @@ TLDS = (
     "com|net|org|gov|edu|int|mil|info|biz|io|eu|uk|hk|mo|sg|au|ca|cn|tw|nz|de|fr|nl|ie|es"
     "|jp|kr|ch|se|dk|fi|pt|pl|app|dev|online|site|tech|asia|global"
 )
-TLD_HINT_RE = re.compile(rf"\.(?:{TLDS})(?![a-z0-9])", re.IGNORECASE)
 DOMAIN_RE = re.compile(
     rf"(?<![\w@.-])(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+({TLDS})(?![\w-]|\.[a-z0-9])",
     re.IGNORECASE,
@@ -49,30 +49,35 @@ DOMAIN_RE = re.compile(
 
 # --- people ------------------------------------------------------------------------------
 
-PERSON_RE = re.compile(
-    r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?"
-    r"|[\u4e00-\u9fff]{1,3}(?:先生|女士|小姐)"
-)
+# Written to start with a literal (no \b) so the regex engine can skip ahead fast; the word
+# boundary before the honorific is checked by hand.
+PERSON_RE = re.compile(r"(?:M(?:rs|r|s|iss|x)|Dr|Prof)\.?\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?")
+PERSON_CN_RE = re.compile(r"[\u4e00-\u9fff]{1,3}(?:先生|女士|小姐)")
 
-# --- money -------------------------------------------------------------------------------
+# --- money and dates: matched at each run of digits -----------------------------------
 
+# Every exact amount and every numeric date contains a run of digits, so the checks below run
+# anchored at those runs (``match`` at a position, ``search`` in a few characters before it)
+# instead of scanning the whole text once per pattern.
 _NUM = r"\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _SCALE = r"(?:\s?(?:million|billion|thousand|mn|bn|m|k)\b)?"
 _CODES = "HKD|USD|SGD|GBP|EUR|AUD|CAD|MOP|CNY|RMB|NZD|JPY|CHF"
 _WORDS = r"dollars|pounds(?: sterling)?|euros?|patacas"
 _SYMBOLS = r"HK\$|US\$|SG?\$|AU?\$|CA?\$|NZ\$|MOP\$|£|€|\$|¥|￥"
+_CN_SCALE = "千|百万|百萬|万|萬|亿|億"
 _CN_CURRENCY = (
     "港元|港币|港幣|澳门元|澳門元|澳门币|澳門幣|葡币|葡幣|新加坡元|新元|新币|新幣|英镑|英鎊"
     "|欧元|歐元|澳元|澳币|澳幣|加元|加币|加幣|美元|人民币|人民幣|元"
 )
-MONEY_RE = re.compile(
-    rf"(?:{_SYMBOLS}|\b(?:{_CODES})\b)\s?(?:{_NUM}){_SCALE}"
-    rf"|\b(?:{_NUM}){_SCALE}\s?(?:\b(?:{_CODES})\b|(?:{_WORDS})\b)"
-    rf"|(?:{_NUM})\s*(?:千|百万|百萬|万|萬|亿|億)?\s*(?:{_CN_CURRENCY})"
-    rf"|(?:港币|港幣|人民币|人民幣|美元|欧元|歐元|英镑|英鎊|澳门元|澳門元)\s*(?:{_NUM})(?:\s*(?:万|萬|亿|億))?"
+_CN_PREFIX = "港币|港幣|人民币|人民幣|美元|欧元|歐元|英镑|英鎊|澳门元|澳門元"
+# A currency just before the digits: "HK$ ", "USD ", "港币".
+MONEY_BEFORE_RE = re.compile(rf"(?:{_SYMBOLS}|(?<![A-Za-z])(?:{_CODES})|{_CN_PREFIX})\s?$")
+MONEY_NUMBER_RE = re.compile(rf"(?:{_NUM})(?:{_SCALE}|\s?(?:{_CN_SCALE}))?")
+# The amount with its currency after it: "1.5 million euros", "150万港元".
+MONEY_AFTER_RE = re.compile(
+    rf"(?:{_NUM}){_SCALE}\s?(?:(?:{_CODES})\b|(?:{_WORDS})\b)"
+    rf"|(?:{_NUM})\s*(?:{_CN_SCALE})?\s*(?:{_CN_CURRENCY})"
 )
-
-# --- dates -------------------------------------------------------------------------------
 
 _MONTHS = (
     "January",
@@ -98,30 +103,27 @@ _MONTH = "(?:" + "|".join(_MONTH_FORMS) + ")"
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _CN_DIGIT = "〇零○一二三四五六七八九"
 _CN_NUM = "一二三四五六七八九十"
-DATE_RE = re.compile(
-    # 15 April 2026, 15th of April, 15 Apr. 2026
-    rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b\.?(?:,?\s+\d{{4}}\b)?"
-    # April 15, 2026 / April 15
-    rf"|\b{_MONTH}\.?\s+{_DAY}\b(?:,?\s+\d{{4}}\b)?"
+# Dates that start with their digits.
+DATE_AT_RE = re.compile(
     # 2026-04-15, 2026/4/15, 2026.04.15
-    r"|\b\d{4}([-/.])(?:0?[1-9]|1[0-2])\1(?:[12]\d|3[01]|0?[1-9])\b"
+    r"\d{4}([-/.])(?:0?[1-9]|1[0-2])\1(?:[12]\d|3[01]|0?[1-9])(?!\d)"
     # 15/04/2026, 04-15-26 (day and month in either order)
-    r"|\b(?:[12]\d|3[01]|0?[1-9])([-/.])(?:[12]\d|3[01]|0?[1-9])\2(?:\d{4}|\d{2})\b"
-    # 2026年4月15日, 4月15日, 二〇二六年四月十五日
+    r"|(?:[12]\d|3[01]|0?[1-9])([-/.])(?:[12]\d|3[01]|0?[1-9])\2(?:\d{4}|\d{2})(?!\d)"
+    # 15 April 2026, 15th of April, 15 Apr. 2026
+    rf"|{_DAY}\s+(?:of\s+)?{_MONTH}\b\.?(?:,?\s+\d{{4}}\b)?"
+    # 2026年4月15日, 4月15日
     r"|(?:\d{2,4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*[日号號]"
-    rf"|(?:[{_CN_DIGIT}]{{2,4}}年)?[{_CN_NUM}]{{1,2}}月[{_CN_NUM}]{{1,3}}[日号號]"
 )
-DATE_HINT_RE = re.compile(r"\d|月")
+# "April " just before the digits of "April 15, 2026".
+MONTH_BEFORE_RE = re.compile(rf"(?<![A-Za-z]){_MONTH}\.?\s+$")
+DAY_YEAR_RE = re.compile(rf"{_DAY}(?![A-Za-z0-9])(?:,?\s+\d{{4}}\b)?")
+# 二〇二六年四月十五日, 四月十五日: found from each 月.
+CN_DATE_RE = re.compile(
+    rf"(?:[{_CN_DIGIT}]{{2,4}}年)?[{_CN_NUM}]{{1,2}}月[{_CN_NUM}]{{1,3}}[日号號]"
+)
 
 # --- reference numbers -------------------------------------------------------------------
 
-# A run of letters and digits joined by / - . with at least one digit (ASCII only, so a
-# reference written against Chinese text is still one token).
-TOKEN_RE = re.compile(
-    r"(?<![\w/.-])(?:[A-Za-z0-9]+[/.-])*[A-Za-z]*\d[A-Za-z0-9]*(?:[/.-][A-Za-z0-9]+)*"
-    r"(?![\w/-]|\.[A-Za-z0-9])",
-    re.ASCII,
-)
 _GROUP_SPLIT_RE = re.compile(r"[/.-]")
 # A number with a unit or ordinal suffix: 100kW, 500GB, 21st, 4000m2.
 _UNIT_RE = re.compile(r"\d+(?:\.\d+)?[A-Za-z]{1,5}\d?", re.ASCII)
@@ -150,14 +152,17 @@ _STANDARDS = frozenset(
         "GB",
     ]
 )
-TED_RE = re.compile(r"\b\d{4}/S\s?\d{1,3}-\d{3,9}\b")
-LABELED_REF_RE = re.compile(
-    r"(?i:\b(?:ref(?:erence)?|tender|contract|notice|file|quotation|rft|rfq|rfp|itt|bid)"
-    r"\s*(?:no\b\.?|number|nr\b\.?|#|id\b)\s*[:：]?\s*)"
-    r"([A-Za-z0-9][\w/.-]*\d[\w/.-]*)"
-    r"|(?:编号|編號|档号|檔號|文号|文號)\s*[:：]?\s*([A-Za-z0-9（(〔\[][\w/.\-（）()〔〕\[\]]*)"
-    r"|[\u4e00-\u9fff]{1,6}[〔\[（(]\d{4}[〕\]）)]\s*\d+\s*号"
+TED_RE = re.compile(r"\d{4}/S\s?\d{1,3}-\d{3,9}(?!\d)")
+# A label just before a code makes it a reference whatever its shape ("Tender No. 4471").
+REF_LABEL_BEFORE_RE = re.compile(
+    r"(?:(?i:\b(?:ref(?:erence)?|tender|contract|notice|file|quotation|rft|rfq|rfp|itt|bid)"
+    r"\s*(?:no\b\.?|number|nr\b\.?|#|id\b))|编号|編號|档号|檔號|文号|文號)\s*[:：]?\s*$"
 )
+# Chinese official document numbers: 粤财采〔2026〕12号.
+CN_DOC_BEFORE_RE = re.compile(r"[\u4e00-\u9fff]{1,6}[〔\[（(]$")
+CN_DOC_AT_RE = re.compile(r"\d{4}[〕\]）)]\s*\d+\s*号")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/.-")
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def is_reference_like(token: str) -> bool:
@@ -167,6 +172,8 @@ def is_reference_like(token: str) -> bool:
     RMS.17.0000302129.1667. Not references: COVID-19, 24/7, x86-64, 100-bed, 21st, 500kW,
     ISO-9001, 2026-2027, 1.5.
     """
+    if token.isdigit() or len(token) < 4:
+        return False  # plain numbers and short codes (24, A4, 5G, PM2)
     digits = sum(c.isdigit() for c in token)
     letters = sum(c.isalpha() for c in token)
     groups = _GROUP_SPLIT_RE.split(token)
@@ -192,10 +199,10 @@ def is_reference_like(token: str) -> bool:
 
 # --- phone numbers -----------------------------------------------------------------------
 
-PHONE_CANDIDATE_RE = re.compile(r"(?<![\w/.,-])(?:\+|00)?\(?\d[\d\s().-]{5,22}\d(?![\w])")
+PHONE_AT_RE = re.compile(r"(?:\+|00)?\s?\(?\d[\d\s().-]{5,22}\d(?![\w])")
 PHONE_LABEL_RE = re.compile(
     r"(?:\b(?:tel|telephone|phone|ph|mobile|mob|fax|call|hotline|whatsapp)\b\.?"
-    r"|电话|電話|传真|傳真|手机|手機|热线|熱線|致电|致電)\s*(?:no\.?|number)?\s*[:：]?\s*\(?$",
+    r"|电话|電話|传真|傳真|手机|手機|热线|熱線|致电|致電)\s*(?:no\.?|number)?\s*[:：]?\s*$",
     re.IGNORECASE,
 )
 # Regions tried after the market's own, so a number from another market is still caught.
@@ -203,6 +210,7 @@ PHONE_REGIONS = ("HK", "SG", "MO", "GB", "AU", "CA", "US", "CN")
 
 
 def _phone_in(candidate: str, region: str | None) -> bool:
+    """phonenumbers' matcher (slow: only called on a 7-15 digit candidate)."""
     regions = (region, *PHONE_REGIONS) if region else PHONE_REGIONS
     for code in dict.fromkeys(regions):
         for _ in PhoneNumberMatcher(candidate, code, leniency=Leniency.VALID):
@@ -210,21 +218,131 @@ def _phone_in(candidate: str, region: str | None) -> bool:
     return False
 
 
-def _phones(text: str, region: str | None) -> Iterator[Span]:
-    for match in PHONE_CANDIDATE_RE.finditer(text):
-        raw = match.group().rstrip(" (.")
-        digits = sum(c.isdigit() for c in raw)
-        if not 7 <= digits <= 15:
-            continue
-        start = match.start()
-        end = start + len(raw)
-        labelled = PHONE_LABEL_RE.search(text, max(0, start - 20), start) is not None
-        international = raw.startswith(("+", "00"))
-        if labelled or international or _phone_in(raw, region):
-            yield start, end, "phone"
+def _phone_at(text: str, start: int, region: str | None) -> Span | None:
+    if start and text[start - 1] in "+(":
+        start -= 1
+        if start and text[start - 1] == "+":
+            start -= 1
+    if start and (text[start - 1] in _ALNUM or text[start - 1] in "/.,-"):
+        return None
+    match = PHONE_AT_RE.match(text, start)
+    if match is None:
+        return None
+    raw = match.group().rstrip(" (.-")
+    if not 7 <= sum(c.isdigit() for c in raw) <= 15:
+        return None
+    end = start + len(raw)
+    labelled = PHONE_LABEL_RE.search(text, max(0, start - 20), start) is not None
+    if labelled or raw.startswith(("+", "00")) or _phone_in(raw, region):
+        return start, end, "phone"
+    return None
 
 
 # --- the detectors, in priority order ----------------------------------------------------
+
+DIGITS_RE = re.compile(r"\d+")
+# Starts with a literal dot, case-insensitive only after it: fast to scan for.
+TLD_HINT_RE = re.compile(rf"\.(?i:{TLDS})(?![a-z0-9])")
+_MONTH_WORDS = frozenset(_MONTH_FORMS)
+_MONEY_TAIL = frozenset("$£€¥￥币幣元镑鎊ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# The last character of every reference label: "no", "No.", "number", "#", "ID", "编号", ":".
+_LABEL_TAILS = frozenset("oO.rR#dD号號:：")
+
+
+def _token_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The letters-digits-/.- token around text[start:end], without edge punctuation."""
+    while start > 0 and text[start - 1] in _TOKEN_CHARS:
+        start -= 1
+    while end < len(text) and text[end] in _TOKEN_CHARS:
+        end += 1
+    while start < end and text[start] in "/.-":
+        start += 1
+    while end > start and text[end - 1] in "/.-":
+        end -= 1
+    return start, end
+
+
+def _month_before(text: str, p: int) -> int:
+    """Start of a month name that ends just before ``p`` ("April 15"), or -1."""
+    if p < 4 or text[p - 1] not in " \u00a0":
+        return -1
+    head = text[max(0, p - 12) : p].rstrip()
+    word = head.rsplit(None, 1)[-1] if head else ""
+    if word.rstrip(".") not in _MONTH_WORDS:
+        return -1
+    return p - (len(text[max(0, p - 12) : p]) - len(head)) - len(word)
+
+
+def _money_before(text: str, p: int) -> int:
+    """Start of a currency written just before ``p`` ("HK$", "USD ", "港币"), or -1."""
+    if p == 0:
+        return -1
+    tail = text[p - 1] if text[p - 1] != " " or p < 2 else text[p - 2]
+    if tail not in _MONEY_TAIL:
+        return -1
+    found = MONEY_BEFORE_RE.search(text, max(0, p - 8), p)
+    return found.start() if found else -1
+
+
+def _may_be_phone(text: str, p: int, q: int) -> bool:
+    """A run of digits can start a phone number if it is long or continues with digits."""
+    if q - p >= 7:
+        return q - p <= 15
+    if q + 1 >= len(text) or text[q] not in " ().-":
+        return False
+    following = text[q + 1]
+    return following.isdigit() or (following in "(" and q + 2 < len(text))
+
+
+def _numeric_spans(text: str, runs: list[tuple[int, int]], region: str | None) -> Iterator[Span]:
+    """Money, dates, reference-like codes and phones, checked at each run of digits."""
+    token_end = phone_end = -1
+    for p, q in runs:
+        if p == 0 or text[p - 1] not in _ALNUM:
+            if m := DATE_AT_RE.match(text, p):
+                yield p, m.end(), "date"
+            if m := MONEY_AFTER_RE.match(text, p):
+                yield p, m.end(), "money"
+        if (b := _money_before(text, p)) >= 0 and (m := MONEY_NUMBER_RE.match(text, p)):
+            yield b, m.end(), "money"
+        if (b := _month_before(text, p)) >= 0 and (m := DAY_YEAR_RE.match(text, p)):
+            yield b, m.end(), "date"
+        if q - p == 4 and (m := TED_RE.match(text, p)):
+            yield p, m.end(), "reference_like"
+        if (
+            p > 0
+            and text[p - 1] in "〔[（("
+            and (m := CN_DOC_AT_RE.match(text, p))
+            and (b := CN_DOC_BEFORE_RE.search(text, max(0, p - 7), p))
+        ):
+            yield b.start(), m.end(), "reference_like"
+        if p >= token_end:
+            start, token_end = _token_around(text, p, q)
+            if is_reference_like(text[start:token_end]) or _labelled_reference(text, start):
+                yield start, token_end, "reference_like"
+        if p >= phone_end and _may_be_phone(text, p, q) and (phone := _phone_at(text, p, region)):
+            phone_end = phone[1]
+            yield phone
+
+
+def _labelled_reference(text: str, start: int) -> bool:
+    """Whether a label ("Ref. No.", "Tender number:", "编号") ends just before ``start``."""
+    before = start - 1
+    while before >= 0 and text[before] == " ":
+        before -= 1
+    if before < 0 or text[before] not in _LABEL_TAILS:
+        return False
+    return REF_LABEL_BEFORE_RE.search(text, max(0, start - 24), start) is not None
+
+
+def _cn_dates(text: str) -> Iterator[Span]:
+    at = text.find("月")
+    while at != -1:
+        if at and text[at - 1] in _CN_NUM:
+            window_start = max(0, at - 8)
+            for m in CN_DATE_RE.finditer(text, window_start, at + 6):
+                yield m.start(), m.end(), "date"
+        at = text.find("月", at + 1)
 
 
 def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span]:
@@ -233,12 +351,13 @@ def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span
         if "<" in text or "&" in text:
             for m in HTML_RE.finditer(text):
                 yield m.start(), m.end(), "html"
-        for m in CONTROL_RE.finditer(text):
-            yield m.start(), m.end(), "control_character"
+        if not text.isprintable():
+            for m in CONTROL_RE.finditer(text):
+                yield m.start(), m.end(), "control_character"
         if "@" in text or "＠" in text:
             for m in EMAIL_RE.finditer(text):
                 yield m.start(), m.end(), "email"
-        if AT_HINT_RE.search(text):
+        if ("(" in text or "[" in text or "{" in text) and AT_HINT_RE.search(text):
             for m in OBFUSCATED_EMAIL_RE.finditer(text):
                 yield m.start(), m.end(), "email"
         if "://" in text or "www." in text or "WWW." in text:
@@ -251,20 +370,15 @@ def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span
             # "services.Info" is a sentence with a missing space, not a domain.
             if not (tld[0].isupper() and tld[1:].islower()):
                 yield m.start(), m.end(), "domain"
-    for m in PERSON_RE.finditer(text):
-        yield m.start(), m.end(), "person_name"
-    if not DATE_HINT_RE.search(text):
-        return
-    for m in MONEY_RE.finditer(text):
-        yield m.start(), m.end(), "money"
-    for m in DATE_RE.finditer(text):
-        yield m.start(), m.end(), "date"
-    for m in TED_RE.finditer(text):
-        yield m.start(), m.end(), "reference_like"
-    for m in LABELED_REF_RE.finditer(text):
-        group = 1 if m.group(1) else 2 if m.group(2) else 0
-        yield m.start(group), m.end(group), "reference_like"
-    for m in TOKEN_RE.finditer(text):
-        if is_reference_like(m.group()):
-            yield m.start(), m.end(), "reference_like"
-    yield from _phones(text, region)
+    if "M" in text or "Dr" in text or "Prof" in text:
+        for m in PERSON_RE.finditer(text):
+            if m.start() == 0 or not text[m.start() - 1].isalnum():
+                yield m.start(), m.end(), "person_name"
+    if "先生" in text or "女士" in text or "小姐" in text:
+        for m in PERSON_CN_RE.finditer(text):
+            yield m.start(), m.end(), "person_name"
+    if "月" in text:
+        yield from _cn_dates(text)
+    runs = [m.span() for m in DIGITS_RE.finditer(text)]
+    if runs:
+        yield from _numeric_spans(text, runs, region)

@@ -25,9 +25,11 @@ from zoneinfo import ZoneInfo
 from ..chinese import to_simplified, to_traditional
 from .text import fold
 
+_DIGIT_RUN_RE = re.compile(r"\d+")
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
-_EMAIL_RE = re.compile(r"([A-Za-z]{2,})[._]([A-Za-z]{2,})@[\w-]+(?:\.[\w-]+)+")
+# first.last@ just before an "@" (searched in a short window ending at each "@").
+_NAMED_MAILBOX_RE = re.compile(r"(?<![\w.])([A-Za-z]{2,})[._]([A-Za-z]{2,})$")
 _HONORIFIC_RE = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+([A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+)"
 )
@@ -130,6 +132,9 @@ class Needles:
     folded: tuple[tuple[str, str, bool], ...]  # (kind, needle, whole words only)
     compact: tuple[tuple[str, str], ...]  # (kind, needle) in the folded text without spaces
     exact: tuple[tuple[str, str], ...]  # (kind, needle) case-sensitive, whole word
+    # Pieces that must be in a summary's plain lower-case form for any folded or compact needle
+    # to match it: a summary without any skips folding (most summaries, most of the time).
+    keys: tuple[str, ...] = ()
 
 
 def contact_names_in(text: str) -> tuple[str, ...]:
@@ -137,9 +142,13 @@ def contact_names_in(text: str) -> tuple[str, ...]:
     if not text:
         return ()
     names: list[str] = []
-    if "@" in text:
-        names += [f"{first} {last}" for first, last in _EMAIL_RE.findall(text)]
-    names += _HONORIFIC_RE.findall(text)
+    at = text.find("@")
+    while at != -1:
+        if m := _NAMED_MAILBOX_RE.search(text, max(0, at - 64), at):
+            names.append(f"{m.group(1)} {m.group(2)}")
+        at = text.find("@", at + 1)
+    if any(h in text for h in ("Mr", "Ms", "Dr", "Prof", "Miss", "Mx")):
+        names += _HONORIFIC_RE.findall(text)
     return tuple(dict.fromkeys(n.title() for n in names))
 
 
@@ -202,6 +211,21 @@ def _ordinal(day: int) -> str:
     return f"{day}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th') }"
 
 
+def _longest_piece(needle: str) -> str:
+    return max(needle.split(" "), key=len)
+
+
+@lru_cache(maxsize=4096)
+def date_keys(day: date) -> tuple[str, ...]:
+    """Every spelling of the date has its month's name, its year (4 or 2 digits) or "4月"."""
+    return (
+        MONTHS[day.month - 1][:3].lower(),
+        str(day.year),
+        f"{day.year % 100:02d}",
+        f"{day.month}月",
+    )
+
+
 @lru_cache(maxsize=4096)
 def date_needles(day: date) -> tuple[str, ...]:
     """Folded spellings of one date: English, numeric (both orders) and Chinese."""
@@ -250,6 +274,14 @@ def _g(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+def amount_keys(amount: Decimal) -> tuple[str, ...]:
+    """Every spelling of the amount has its second group of digits, or a scale word."""
+    whole = int(amount)
+    if whole < 1000:
+        return ()
+    return (f"{whole:,}".split(",")[1], "million", "mn", "万", "萬", "亿", "億")
+
+
 @lru_cache(maxsize=4096)
 def amount_needles(amount: Decimal) -> tuple[str, ...]:
     """Folded spellings of an exact amount: grouped, plain, in millions, in 万 and 亿."""
@@ -259,6 +291,9 @@ def amount_needles(amount: Decimal) -> tuple[str, ...]:
     spellings = [f"{whole:,}", str(whole)]
     if amount != whole:
         spellings += [f"{amount:,.2f}", f"{amount:.2f}"]
+    # Already in folded form but for the separators: skip the general folding (not cached well,
+    # amounts rarely repeat).
+    spellings = [s.replace(",", " ").replace(".", " ") for s in spellings]
     if whole >= 1_000_000:
         millions = _g(whole / 1_000_000)
         spellings += [f"{millions} million", f"{millions}mn", f"{millions} mn"]
@@ -268,7 +303,7 @@ def amount_needles(amount: Decimal) -> tuple[str, ...]:
     if whole >= 100_000_000:
         yi = _g(whole / 100_000_000)
         spellings += [f"{yi}亿", f"{yi}億"]
-    return tuple(dict.fromkeys(_folded(s) for s in spellings))
+    return tuple(dict.fromkeys(s.replace(".", " ") for s in spellings))
 
 
 def _reference_needles(reference: str) -> list[str]:
@@ -278,14 +313,20 @@ def _reference_needles(reference: str) -> list[str]:
         return []
     needles = [needle]
     # The serial part alone still identifies the notice ("tender 12345").
-    longest = max(re.findall(r"\d+", reference), key=len, default="")
+    longest = max(_DIGIT_RUN_RE.findall(reference), key=len, default="")
     if len(longest) >= 5:
         needles.append(longest)
     return needles
 
 
-def _host_needles(url: str) -> tuple[list[str], list[str], list[str]]:
-    host = source_host(url)
+def _host_of(url: str) -> str:
+    """The host of a URL, cheaply (publication calls this once per record)."""
+    rest = url.split("://", 1)[-1] if "://" in url else url.removeprefix("//")
+    host = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rsplit("@", 1)[-1]
+    return host.split(":", 1)[0].lower().removeprefix("www.")
+
+
+def _host_needles(host: str) -> tuple[list[str], list[str], list[str]]:
     if not host:
         return [], [], []
     folded = [_folded(host)]
@@ -299,27 +340,53 @@ def _host_needles(url: str) -> tuple[list[str], list[str], list[str]]:
     return folded, compact, exact
 
 
+@lru_cache(maxsize=4096)
+def _buyer_group(name: str) -> tuple[tuple, tuple, tuple]:
+    names, acronyms = buyer_needles(name)
+    folded = tuple(("buyer_name", n, whole) for n, whole in names)
+    exact = tuple(("buyer_name", a) for a in acronyms)
+    return folded, exact, tuple({_longest_piece(n) for n, _ in names})
+
+
+@lru_cache(maxsize=1024)
+def _host_group(host: str) -> tuple[tuple, tuple, tuple, tuple]:
+    hosts, brands, short_brands = _host_needles(host)
+    folded = tuple(("source_host", n, True) for n in hosts)
+    compact = tuple(("source_host", n) for n in brands)
+    exact = tuple(("source_host", n) for n in short_brands)
+    # A brand written with spaces ("Contracts Finder") still has its first and last letters.
+    keys = {_longest_piece(n) for n in hosts} | {k for b in brands for k in (b[:4], b[-4:])}
+    return folded, compact, exact, tuple(keys)
+
+
+@lru_cache(maxsize=4096)
+def _date_group(day: date) -> tuple[tuple[str, str, bool], ...]:
+    return tuple(("deadline_date", n, True) for n in date_needles(day))
+
+
 def secret_needles(secrets: RecordSecrets) -> Needles:
-    folded: list[tuple[str, str, bool]] = []
-    compact: list[tuple[str, str]] = []
-    exact: list[tuple[str, str]] = []
-    names, acronyms = buyer_needles(secrets.buyer_name or "")
-    folded += [("buyer_name", n, whole) for n, whole in names]
-    exact += [("buyer_name", a) for a in acronyms]
-    folded += [("reference", n, True) for n in _reference_needles(secrets.reference or "")]
-    hosts, brands, short_brands = _host_needles(secrets.source_url or "")
-    folded += [("source_host", n, True) for n in hosts]
-    compact += [("source_host", n) for n in brands]
-    exact += [("source_host", n) for n in short_brands]
+    """The needles of one record. Cheap: the parts that recur (buyer, host, dates) are cached."""
+    folded, exact, keys = _buyer_group(secrets.buyer_name or "")
+    h_folded, compact, h_exact, h_keys = _host_group(_host_of(secrets.source_url or ""))
+    folded += h_folded
+    exact += h_exact
+    keys += h_keys
+    references = _reference_needles(secrets.reference or "")
+    folded += tuple(("reference", n, True) for n in references)
+    keys += tuple(_longest_piece(n) for n in references)
     for day in deadline_days(secrets.deadline, secrets.market):
-        folded += [("deadline_date", n, True) for n in date_needles(day)]
+        folded += _date_group(day)
+        keys += date_keys(day)
     if secrets.amount is not None:
-        folded += [("amount", n, True) for n in amount_needles(Decimal(secrets.amount))]
+        amount = Decimal(secrets.amount)
+        folded += tuple(("amount", n, True) for n in amount_needles(amount))
+        keys += amount_keys(amount)
     for name in _unique(secrets.contact_names):
         needle = _folded(name)
         if len(needle) >= 5 and " " in needle:
-            folded.append(("contact_name", needle, True))
-    return Needles(tuple(folded), tuple(compact), tuple(exact))
+            folded += (("contact_name", needle, True),)
+            keys += (_longest_piece(needle),)
+    return Needles(folded, compact, exact, keys)
 
 
 def _unique(values: Iterable[str]) -> list[str]:
