@@ -122,6 +122,10 @@ def _secret_spans(text: str, needles: Needles):
                 yield where[kept[start]], where[kept[end - 1]] + 1, kind
 
 
+def _longest_first(spans) -> list[tuple[int, int, str]]:
+    return sorted(spans, key=lambda span: span[0] - span[1])
+
+
 def _keep(spans) -> list[tuple[int, int, str]]:
     """Drop empty spans and spans inside an earlier (higher-priority) one."""
     kept: list[tuple[int, int, str]] = []
@@ -143,11 +147,13 @@ def scan_text(
     if needles is None:
         needles = secret_needles(secrets)
     region = _region(secrets.market)
+    # Within each tier the longest span goes first: "RMS.17.0000302129.1667" is the reference,
+    # not the buyer's acronym at its start.
     spans = _keep(
         [
-            *generic_spans(text, region, high=True),
-            *_secret_spans(text, needles),
-            *generic_spans(text, region, high=False),
+            *_longest_first(generic_spans(text, region, high=True)),
+            *_longest_first(_secret_spans(text, needles)),
+            *_longest_first(generic_spans(text, region, high=False)),
         ]
     )
     findings = [Finding(kind, lang, s, e, excerpt(text, s, e)) for s, e, kind in spans]

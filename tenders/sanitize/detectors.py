@@ -162,6 +162,7 @@ REF_LABEL_BEFORE_RE = re.compile(
 CN_DOC_BEFORE_RE = re.compile(r"[\u4e00-\u9fff]{1,6}[〔\[（(]$")
 CN_DOC_AT_RE = re.compile(r"\d{4}[〕\]）)]\s*\d+\s*号")
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/.-")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
 
@@ -169,8 +170,8 @@ def is_reference_like(token: str) -> bool:
     """Whether a letters-and-digits token looks like a notice or file reference.
 
     References: CF-12345-2026, ArchSD/T/2026/12345, LTA000ETT26123456, P2014/156/EG, JL008,
-    RMS.17.0000302129.1667. Not references: COVID-19, 24/7, x86-64, 100-bed, 21st, 500kW,
-    ISO-9001, 2026-2027, 1.5.
+    T39-18, RMS.17.0000302129.1667. Not references: COVID-19, 24/7, x86-64, 100-bed, 600-Volt,
+    21st, 500kW, ISO-9001, 2026-2027, 1.5.
     """
     if token.isdigit() or len(token) < 4:
         return False  # plain numbers and short codes (24, A4, 5G, PM2)
@@ -192,9 +193,18 @@ def is_reference_like(token: str) -> bool:
     if groups[0].upper() in _STANDARDS and all(g.isdigit() for g in groups[1:]):
         return False
     lettered = [g for g in groups if not g.isdigit()]
-    if all(g.isalpha() and g.islower() for g in lettered):
-        return False  # 100-bed, 24-hour, 3-year: numbers in English compounds
-    return digits >= 3 and (letters >= 2 or seps >= 2)
+    numbers = [g for g in groups if g.isdigit()]
+    if (
+        len(numbers) == 1
+        and len(numbers[0]) <= 4
+        and all(g.isalpha() and (g.islower() or g.istitle()) for g in lettered)
+    ):
+        return False  # 100-bed, 24-hour, 600-Volt: a number in an English compound
+    if digits < 3:
+        return False
+    # T39-18, DJ2017-226: upper-case letters fused with digits in a joined code.
+    fused = any(not g.isdigit() and not g.isalpha() and g[0].isupper() for g in groups)
+    return letters >= 2 or seps >= 2 or fused
 
 
 # --- phone numbers -----------------------------------------------------------------------
@@ -229,6 +239,9 @@ def _phone_at(text: str, start: int, region: str | None) -> Span | None:
     if match is None:
         return None
     raw = match.group().rstrip(" (.-")
+    if raw.startswith("(") and ")" not in raw:
+        raw = raw[1:]  # "(1800 679 289)": the bracket is around the number, not its area code
+        start += 1
     if not 7 <= sum(c.isdigit() for c in raw) <= 15:
         return None
     end = start + len(raw)
@@ -264,13 +277,15 @@ def _token_around(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _month_before(text: str, p: int) -> int:
     """Start of a month name that ends just before ``p`` ("April 15"), or -1."""
-    if p < 4 or text[p - 1] not in " \u00a0":
+    end = p
+    while end > 0 and text[end - 1] in " \u00a0":
+        end -= 1
+    if end == p or end == 0:
         return -1
-    head = text[max(0, p - 12) : p].rstrip()
-    word = head.rsplit(None, 1)[-1] if head else ""
-    if word.rstrip(".") not in _MONTH_WORDS:
-        return -1
-    return p - (len(text[max(0, p - 12) : p]) - len(head)) - len(word)
+    start = end
+    while start > 0 and (text[start - 1] in _LETTERS or text[start - 1] == "."):
+        start -= 1
+    return start if text[start:end].rstrip(".") in _MONTH_WORDS else -1
 
 
 def _money_before(text: str, p: int) -> int:
