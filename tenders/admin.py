@@ -65,6 +65,14 @@ SUMMARY_HELP = (
 
 
 class SourceTenderForm(forms.ModelForm):
+    source_url = forms.URLField(
+        label="Source URL",
+        required=False,
+        max_length=500,
+        assume_scheme="https",
+        help_text="Private. Where the notice came from; its site must not be named.",
+    )
+
     class Meta:
         model = SourceTender
         fields = (
@@ -94,7 +102,6 @@ class SourceTenderForm(forms.ModelForm):
             "buyer_name": "Private. The gate looks for it in every summary, with its case, "
             "punctuation and acronym variants, in both Chinese scripts.",
             "reference": "Private. The buyer's notice reference; the gate looks for it.",
-            "source_url": "Private. Where the notice came from; its site must not be named.",
             "deadline": "Private. Published only as a closing bucket, never as a date.",
             "amount": "Private. Published only as a value band (converted with Currency rates).",
             "currency": "ISO 4217 code of the amount, e.g. HKD. Needs a rate under Currency rates.",

@@ -71,7 +71,9 @@ def draft_summaries(
     place = MARKETS[market]
     need_en = _sentence(need_en or category_en)
     need_zh = _sentence(need_zh or category_zh)
-    category_lower = category_en[:1].lower() + category_en[1:]
+    # "Cleaning services" reads "cleaning services" mid-sentence; "IT hardware" stays.
+    acronym = category_en[1:2].isupper()
+    category_lower = category_en if acronym else category_en[:1].lower() + category_en[1:]
     if category_slug in WORKS:
         who_en, who_zh = f"contractors for {category_lower}", f"{category_zh}承建商"
     elif category_slug in GOODS:
