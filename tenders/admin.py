@@ -546,7 +546,11 @@ class IssueAdmin(admin.ModelAdmin):
 
     def preview_view(self, request):
         self._require(request, "tenders.view_issue")
-        summary = curation.issue_preview(user=request.user)
+        try:
+            summary = curation.issue_preview(user=request.user)
+        except PublicationError as exc:
+            self.message_user(request, f"Cannot preview: {exc}", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:tenders_issue_changelist"))
         return TemplateResponse(
             request,
             "admin/tenders/issue/preview.html",
@@ -589,7 +593,7 @@ class IssueAdmin(admin.ModelAdmin):
             summary = curation.issue_publish(user=request.user)
         except PublicationError as exc:
             self.message_user(request, f"Not published: {exc}", messages.ERROR)
-            return HttpResponseRedirect(reverse("admin:tenders_issue_preview"))
+            return HttpResponseRedirect(reverse("admin:tenders_issue_changelist"))
         self.message_user(
             request,
             f"Published {summary.issue_id}: {summary.published} rows, {summary.withheld} "
