@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from . import curation
 from .calendar import rfc3339
@@ -42,7 +43,7 @@ def _finding_rows(findings: list[Finding]) -> list[dict]:
 
 def _findings_html(findings: list[Finding]):
     if not findings:
-        return format_html('<p class="gate-clean">The gate finds nothing: ready to approve.</p>')
+        return mark_safe('<p class="gate-clean">The gate finds nothing: ready to approve.</p>')
     items = format_html_join(
         "",
         '<li><strong>{}</strong> in <code>{}</code>: <span class="excerpt">{}</span></li>',
