@@ -313,3 +313,26 @@ def test_records_are_never_deleted_from_the_admin(admin_client):
     response = admin_client.get(reverse("admin:tenders_sourcetender_delete", args=[record.pk]))
     assert response.status_code == 403
     assert SourceTender.objects.filter(pk=record.pk).exists()
+
+
+def test_a_record_can_be_added_in_the_admin(admin_client):
+    template = SourceTenderFactory.build(category=Category.objects.get(slug="it-hardware"))
+    response = admin_client.post(
+        reverse("admin:tenders_sourcetender_add"),
+        form_data(template, summary_en="Routers for <i>branch</i> offices.", currency="hkd"),
+        follow=True,
+    )
+    assert response.status_code == 200
+    record = SourceTender.objects.get()
+    assert (record.status, record.summary_en, record.currency) == (
+        "draft",
+        "Routers for branch offices.",
+        "HKD",
+    )
+    assert record.listing_id.startswith("AT-") and len(record.listing_id) == 13
+    half = admin_client.post(
+        reverse("admin:tenders_sourcetender_add"), form_data(template, amount="", currency="HKD")
+    )
+    assert half.status_code == 200
+    assert b"Give both an amount and its currency, or neither." in half.content
+    assert SourceTender.objects.count() == 1

@@ -313,3 +313,23 @@ def test_a_draft_keeps_the_category_vocabulary(staff):
     assert record.summary_zht == (
         "澳門公營機構採購項目——醫療用品及設備。現招募醫療用品及設備供應商，屬規模較小的合約。"
     )
+
+
+def test_publication_re_runs_the_gate_on_approved_records(staff, t0):
+    """Approval is not the last word: a record approved earlier whose private facts changed
+    since (here: the buyer's name now appears in its summary) is withheld at publication, with
+    the reason staff see in the issue."""
+    record = SourceTenderFactory(summary_en="Network switches for the Harbour Office.")
+    curation.tenders_approve(ids=[record.pk], user=staff)
+    SourceTender.objects.filter(pk=record.pk).update(buyer_name="Harbour Office")
+
+    summary = curation.issue_publish(user=staff, now=t0)
+
+    assert (summary.published, summary.withheld) == (0, 1)
+    assert summary.withheld_samples == [
+        (
+            record.listing_id,
+            ["sanitization: buyer_name in summary_en: 'Network switches for the Harbour Office.'"],
+        )
+    ]
+    assert summary.issue.withheld_records.get().reasons == summary.withheld_samples[0][1]

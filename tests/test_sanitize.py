@@ -459,6 +459,9 @@ CLEAN_EN = [
     "Tender documents are available after registration on the e-tendering portal.",
     "Catering for 2,500 meals a day across 8 sites, including 21st century kitchens.",
     "Cleaning of 40,000 m2 of office space; services.Info sessions are held online.",
+    "CAD 3D modelling and AutoCAD 2024 licences for 30 engineers.",
+    "Windows 11 laptops with 16 GB memory, 512 GB storage and a 3-year warranty.",
+    "Grounds maintenance on a 7-day roster across 5 parks, 52 weeks a year.",
 ]
 CLEAN_ZH = [
     "公开招标：供应1,000部手提电脑，合约期约24个月。",

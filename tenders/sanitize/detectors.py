@@ -318,7 +318,12 @@ def _numeric_spans(text: str, runs: list[tuple[int, int]], region: str | None) -
                 yield p, m.end(), "date"
             if m := MONEY_AFTER_RE.match(text, p):
                 yield p, m.end(), "money"
-        if (b := _money_before(text, p)) >= 0 and (m := MONEY_NUMBER_RE.match(text, p)):
+        if (
+            (b := _money_before(text, p)) >= 0
+            and (m := MONEY_NUMBER_RE.match(text, p))
+            # "CAD 3D models" is design software, not Canadian dollars.
+            and (m.end() >= len(text) or text[m.end()] not in _LETTERS)
+        ):
             yield b, m.end(), "money"
         if (b := _month_before(text, p)) >= 0 and (m := DAY_YEAR_RE.match(text, p)):
             yield b, m.end(), "date"
