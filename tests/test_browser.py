@@ -166,6 +166,10 @@ def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_pag
     record.refresh_from_db()
     assert (record.status, record.summary_en) == ("approved", FIXED)
     shot(page, "05-approved")
+    page.goto(f"{base}/admin/tenders/sourcetender/")
+    assert page.inner_text(".field-findings_count") == "0"
+    assert page.inner_text(".field-status") == "Approved"
+    shot(page, "05b-records")
 
     # Preview, then publish.
     page.goto(f"{base}/admin/tenders/issue/preview/")

@@ -101,11 +101,14 @@ def _secret_spans(text: str, needles: Needles):
     # letters, so a summary without any needle's key in its lower-case form has no match.
     if text.isascii() or not _WIDE_RE.search(text):
         lowered = text.casefold()
-        if not any(key in lowered for key in needles.keys):
+        for key in needles.keys:
+            if key in lowered:
+                break
+        else:
             return
     folded = fold(text)
     compact = folded.replace(" ", "") if needles.compact else ""
-    hits = [(k, n, w) for k, n, w in needles.folded if n in folded]
+    hits = [(k, n, w) for k, n, w in needles.all_folded() if n in folded]
     compact_hits = [(k, n) for k, n in needles.compact if n in compact]
     if not hits and not compact_hits:
         return
@@ -123,7 +126,10 @@ def _secret_spans(text: str, needles: Needles):
 
 
 def _longest_first(spans) -> list[tuple[int, int, str]]:
-    return sorted(spans, key=lambda span: span[0] - span[1])
+    spans = list(spans)
+    if len(spans) > 1:
+        spans.sort(key=lambda span: span[0] - span[1])
+    return spans
 
 
 def _keep(spans) -> list[tuple[int, int, str]]:

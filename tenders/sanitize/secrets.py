@@ -135,6 +135,14 @@ class Needles:
     # Pieces that must be in a summary's plain lower-case form for any folded or compact needle
     # to match it: a summary without any skips folding (most summaries, most of the time).
     keys: tuple[str, ...] = ()
+    # The amount's needles are only spelled out when a summary has one of its keys: amounts
+    # rarely repeat, so building them for every record would cost more than the search.
+    amount: Decimal | None = None
+
+    def all_folded(self) -> tuple[tuple[str, str, bool], ...]:
+        if self.amount is None:
+            return self.folded
+        return self.folded + _amount_group(self.amount)
 
 
 def contact_names_in(text: str) -> tuple[str, ...]:
@@ -360,6 +368,11 @@ def _host_group(host: str) -> tuple[tuple, tuple, tuple, tuple]:
 
 
 @lru_cache(maxsize=4096)
+def _amount_group(amount: Decimal) -> tuple[tuple[str, str, bool], ...]:
+    return tuple(("amount", n, True) for n in amount_needles(amount))
+
+
+@lru_cache(maxsize=4096)
 def _date_group(day: date) -> tuple[tuple[str, str, bool], ...]:
     return tuple(("deadline_date", n, True) for n in date_needles(day))
 
@@ -377,16 +390,15 @@ def secret_needles(secrets: RecordSecrets) -> Needles:
     for day in deadline_days(secrets.deadline, secrets.market):
         folded += _date_group(day)
         keys += date_keys(day)
-    if secrets.amount is not None:
-        amount = Decimal(secrets.amount)
-        folded += tuple(("amount", n, True) for n in amount_needles(amount))
+    amount = Decimal(secrets.amount) if secrets.amount is not None else None
+    if amount is not None:
         keys += amount_keys(amount)
     for name in _unique(secrets.contact_names):
         needle = _folded(name)
         if len(needle) >= 5 and " " in needle:
             folded += (("contact_name", needle, True),)
             keys += (_longest_piece(needle),)
-    return Needles(folded, compact, exact, keys)
+    return Needles(folded, compact, exact, keys, amount)
 
 
 def _unique(values: Iterable[str]) -> list[str]:
