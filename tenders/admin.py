@@ -471,17 +471,17 @@ class IssueAdmin(admin.ModelAdmin):
     list_display = (
         "issue_id",
         "state",
-        "is_current",
+        "current",
         "generated",
-        "rows_total",
+        "rows",
         "withheld",
-        "new_count",
-        "continuing_count",
-        "dropped_count",
+        "new",
+        "continuing",
+        "dropped",
         "short_etag",
         "reason",
-        "note",
-        "published_by",
+        "short_note",
+        "by",
     )
     list_filter = ("state", "reason", "is_current")
     list_select_related = ("published_by",)
@@ -502,9 +502,37 @@ class IssueAdmin(admin.ModelAdmin):
         names = [f.name for f in self.opts.fields if f.name not in self.exclude]
         return [*names, "withheld_list"]
 
+    @admin.display(description="current", boolean=True)
+    def current(self, obj: Issue) -> bool:
+        return obj.is_current
+
+    @admin.display(description="rows", ordering="rows_total")
+    def rows(self, obj: Issue) -> int:
+        return obj.rows_total
+
+    @admin.display(description="new", ordering="new_count")
+    def new(self, obj: Issue) -> int:
+        return obj.new_count
+
+    @admin.display(description="continuing", ordering="continuing_count")
+    def continuing(self, obj: Issue) -> int:
+        return obj.continuing_count
+
+    @admin.display(description="dropped", ordering="dropped_count")
+    def dropped(self, obj: Issue) -> int:
+        return obj.dropped_count
+
     @admin.display(description="etag")
     def short_etag(self, obj: Issue) -> str:
         return obj.snapshot_etag[:12]
+
+    @admin.display(description="note")
+    def short_note(self, obj: Issue) -> str:
+        return obj.note if len(obj.note) <= 60 else obj.note[:59] + "…"
+
+    @admin.display(description="by", ordering="published_by__username")
+    def by(self, obj: Issue) -> str:
+        return obj.published_by.get_username() if obj.published_by else "command"
 
     @admin.display(description="withheld records and why")
     def withheld_list(self, obj: Issue):

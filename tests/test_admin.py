@@ -93,6 +93,9 @@ def test_change_form_shows_private_and_public_side_by_side_with_findings(admin_c
     assert "1 finding(s)" in html and "e-mail address" in html
     assert "Contact buyer@example.gov.hk for the notice." in html
     assert 'value="Save and approve"' in html
+    assert "Withdraw from the current snapshot" not in html  # only for approved records
+    approved = admin_client.get(change_url(SourceTenderFactory())).content.decode()
+    assert "/admin/tenders/issue/withdraw/?id=AT-TEST-" in approved
     assert "Never published" in html or "never published" in html
 
 

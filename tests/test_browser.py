@@ -122,8 +122,7 @@ def shot(page, name: str) -> None:
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_page, settings):
-    settings.MEDIA_ROOT = ARTIFACTS.parent / "browser-media"
+def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_page):
     page = browser_page
     password = secrets.token_urlsafe(16)
     get_user_model().objects.create_superuser("curator", "curator@example.org", password)
