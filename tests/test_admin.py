@@ -339,3 +339,17 @@ def test_a_record_can_be_added_in_the_admin(admin_client):
     assert half.status_code == 200
     assert b"Give both an amount and its currency, or neither." in half.content
     assert SourceTender.objects.count() == 1
+
+
+def test_publishing_and_withdrawing_need_the_add_issue_permission(client):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+
+    user = get_user_model().objects.create_user("reader", password="x", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="view_issue"))
+    client.force_login(user)
+    SourceTenderFactory()
+    assert client.get(reverse("admin:tenders_issue_preview")).status_code == 200
+    assert client.post(reverse("admin:tenders_issue_publish")).status_code == 403
+    assert client.get(reverse("admin:tenders_issue_withdraw")).status_code == 403
+    assert not Issue.objects.exists()
