@@ -462,6 +462,7 @@ CLEAN_EN = [
     "CAD 3D modelling and AutoCAD 2024 licences for 30 engineers.",
     "Windows 11 laptops with 16 GB memory, 512 GB storage and a 3-year warranty.",
     "Grounds maintenance on a 7-day roster across 5 parks, 52 weeks a year.",
+    "Maintenance of ASP.NET and VB.NET applications on Node.js front ends.",
 ]
 CLEAN_ZH = [
     "公开招标：供应1,000部手提电脑，合约期约24个月。",
@@ -516,3 +517,23 @@ def test_generic_procurement_language_gives_no_finding():
 def test_an_empty_or_missing_summary_has_no_findings():
     assert scan({"en": "", "zh": None}, SG) == []
     assert scan({}, NO_SECRETS) == []
+
+
+def test_secrets_of_a_lean_record_without_notice_text():
+    # Publication may stream records without their raw title and description.
+    lean = SimpleNamespace(
+        buyer_name="NSW Health",
+        reference="RFT-10013261",
+        source_url="https://www.tenders.nsw.gov.au/x",
+        deadline=datetime(2026, 4, 15, tzinfo=UTC),
+        amount=None,
+        currency="",
+        market="AU",
+    )
+    secrets = RecordSecrets.of(lean)
+    assert secrets.contact_names == ()
+    assert secrets.buyer_name == "NSW Health" and secrets.market == "AU"
+    assert kinds("Issued via tenders.nsw.gov.au for NSW Health.", secrets) == [
+        "source_host",
+        "buyer_name",
+    ]

@@ -386,10 +386,13 @@ def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span
         return
     if TLD_HINT_RE.search(text):
         for m in DOMAIN_RE.finditer(text):
-            tld = m.group(1)
-            # "services.Info" is a sentence with a missing space, not a domain.
-            if not (tld[0].isupper() and tld[1:].islower()):
-                yield m.start(), m.end(), "domain"
+            tld, found = m.group(1), m.group()
+            # "services.Info" is a sentence with a missing space, and "ASP.NET" a framework.
+            if tld[0].isupper() and tld[1:].islower():
+                continue
+            if found.isupper() and found.count(".") == 1:
+                continue
+            yield m.start(), m.end(), "domain"
     if "M" in text or "Dr" in text or "Prof" in text:
         for m in PERSON_RE.finditer(text):
             if m.start() == 0 or not text[m.start() - 1].isalnum():
