@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Model
@@ -29,6 +30,9 @@ from .ids import is_listing_id
 from .models import CurrencyRate, Issue, SourceTender
 from .sanitize import Finding, RecordSecrets, clean_text, scan
 from .services import PublicationError, PublicationSummary, publish_issue, withdraw_row
+
+# The acting staff member; None for a caller with no user (a script), which logs nothing.
+Actor = AbstractBaseUser | None
 
 SUMMARY_FIELDS = {"en": "summary_en", "zh": "summary_zh", "zht": "summary_zht"}
 REASON_MAX_LENGTH = 500
@@ -102,7 +106,7 @@ def _locked(ids: Iterable[int]) -> list[SourceTender]:
     )
 
 
-def _log(user, entries: Iterable[tuple[Model, int, str]]) -> None:
+def _log(user: Actor, entries: Iterable[tuple[Model, int, str]]) -> None:
     """One LogEntry per (object, action flag, message), written in one query."""
     if user is None or not getattr(user, "pk", None):
         return
@@ -125,7 +129,7 @@ def _log(user, entries: Iterable[tuple[Model, int, str]]) -> None:
 # --- record services ----------------------------------------------------------------------
 
 
-def tender_check(*, ids: Iterable[int], user) -> dict[str, list[Finding]]:
+def tender_check(*, ids: Iterable[int], user: Actor) -> dict[str, list[Finding]]:
     """Run the gate on each record now; the findings by listing id (logged for each record)."""
     tenders = list(SourceTender.objects.filter(pk__in=list(ids)).order_by("pk"))
     results = {t.listing_id: tender_findings(t) for t in tenders}
@@ -140,7 +144,7 @@ def tender_check(*, ids: Iterable[int], user) -> dict[str, list[Finding]]:
 
 
 @transaction.atomic
-def tenders_approve(*, ids: Iterable[int], user) -> BulkResult:
+def tenders_approve(*, ids: Iterable[int], user: Actor) -> BulkResult:
     """Approve the records that pass every check; refuse the others, with reasons."""
     result = BulkResult()
     rates = _rates()
@@ -159,7 +163,7 @@ def tenders_approve(*, ids: Iterable[int], user) -> BulkResult:
 
 
 @transaction.atomic
-def tenders_withhold(*, ids: Iterable[int], reason: str, user) -> BulkResult:
+def tenders_withhold(*, ids: Iterable[int], reason: str, user: Actor) -> BulkResult:
     """Withhold the records from publication with a reason staff can read later."""
     reason = clean_text(reason or "")
     if not reason:
@@ -186,7 +190,7 @@ def clean_need(text: str, *, field_name: str) -> str:
 
 @transaction.atomic
 def tenders_draft_summaries(
-    *, ids: Iterable[int], user, need_en: str = "", need_zh: str = ""
+    *, ids: Iterable[int], user: Actor, need_en: str = "", need_zh: str = ""
 ) -> BulkResult:
     """Draft the three summaries of each record from its category, market and value band and
     the curator's short description of the need (the category's name when left empty).
@@ -247,7 +251,7 @@ def tenders_draft_summaries(
 # --- publication from the admin -----------------------------------------------------------
 
 
-def issue_preview(*, user, now: datetime | None = None) -> PublicationSummary:
+def issue_preview(*, user: Actor, now: datetime | None = None) -> PublicationSummary:
     """What publishing now would do, writing nothing but a log line on the current issue."""
     summary = publish_issue(now=now, dry_run=True)
     current = Issue.objects.filter(is_current=True).first()
@@ -266,7 +270,7 @@ def issue_preview(*, user, now: datetime | None = None) -> PublicationSummary:
     return summary
 
 
-def issue_publish(*, user, now: datetime | None = None) -> PublicationSummary:
+def issue_publish(*, user: Actor, now: datetime | None = None) -> PublicationSummary:
     """Publish this week's issue (the service the command calls) and log who did it."""
     summary = publish_issue(now=now, user=user)
     _log(
@@ -284,7 +288,9 @@ def issue_publish(*, user, now: datetime | None = None) -> PublicationSummary:
     return summary
 
 
-def issue_withdraw_row(*, listing_id: str, reason: str, user, now: datetime | None = None) -> Issue:
+def issue_withdraw_row(
+    *, listing_id: str, reason: str, user: Actor, now: datetime | None = None
+) -> Issue:
     """Take one row out of the current snapshot at once, and log it on the issue and record."""
     listing_id = (listing_id or "").strip().upper()
     if not is_listing_id(listing_id):
