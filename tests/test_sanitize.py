@@ -537,3 +537,17 @@ def test_secrets_of_a_lean_record_without_notice_text():
         "source_host",
         "buyer_name",
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Obras para os Serviços de Saúde de Macau.",
+        "Obras para os SERVICOS DE SAUDE DE MACAU.",
+        "由 Ｓｅｒｖｉｃｏｓ ｄｅ Ｓａｕｄｅ ｄｅ Ｍａｃａｕ 负责。",
+        "Obras\u00a0para\u00a0os Servicos-de-Saude-de-Macau.",
+    ],
+)
+def test_accented_full_width_and_spaced_forms_of_a_buyer_name(text):
+    secrets = RecordSecrets(buyer_name="Servicos de Saude de Macau", market="MO")
+    assert kinds(text, secrets) == ["buyer_name"]

@@ -69,8 +69,11 @@ class Finding:
         return f"summary_{self.lang}"
 
 
+# Characters that folding changes beyond case and punctuation (accented Latin, superscripts,
+# number forms, ligatures, CJK compatibility ideographs, full-width letters and digits).
 _WIDE_RE = re.compile(
-    r"[\u00c0-\u02af\u1e00-\u1eff\ufb00-\ufb06\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]"
+    "[\u00a0-\u02af\u1e00-\u1eff\u2150-\u218f\u2460-\u24ff\ufb00-\ufb06\uf900-\ufaff"
+    "\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]"
 )
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _ALNUM = _ASCII_ALNUM | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")

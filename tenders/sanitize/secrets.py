@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
-from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from ..chinese import to_simplified, to_traditional
@@ -158,13 +157,6 @@ def contact_names_in(text: str) -> tuple[str, ...]:
     if any(h in text for h in ("Mr", "Ms", "Dr", "Prof", "Miss", "Mx")):
         names += _HONORIFIC_RE.findall(text)
     return tuple(dict.fromkeys(n.title() for n in names))
-
-
-def source_host(url: str) -> str:
-    if not url:
-        return ""
-    host = urlsplit(url if "://" in url else f"//{url}").hostname or ""
-    return host.removeprefix("www.")
 
 
 def _folded(value: str) -> str:
@@ -354,6 +346,11 @@ def _buyer_group(name: str) -> tuple[tuple, tuple, tuple]:
     folded = tuple(("buyer_name", n, whole) for n, whole in names)
     exact = tuple(("buyer_name", a) for a in acronyms)
     return folded, exact, tuple({_longest_piece(n) for n, _ in names})
+
+
+def source_host(url: str) -> str:
+    """The host a record's source URL names, without ``www.``."""
+    return _host_of(url or "")
 
 
 @lru_cache(maxsize=1024)
