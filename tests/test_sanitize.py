@@ -143,6 +143,9 @@ def test_an_address_inside_an_email_is_one_finding():
         "NCSOPA17182",
         "RMS.17.0000302129.1667",
         "PW-26-12345678",
+        "46b6ca53-80f3-47b1-9021-6238882852d4",  # a Contracts Finder notice id
+        "ocds-b5fd17-2c330cf9-adc8-11e6-9901-0019b9f3037b",  # an OCDS process id
+        "T/21/2026",
     ],
 )
 def test_reference_shapes_of_real_notices(token):
