@@ -75,6 +75,8 @@ GENERIC = [
     ("reference_like", "2026/S 123-456789"),
     ("reference_like", "RFT17/18-09"),
     ("reference_like", "Tender No. 4471"),
+    ("reference_like", "FEHQ 17/2026"),
+    ("reference_like", "Ref. 17/2026"),
     ("date", "15 April 2026"),
     ("date", "15th of April"),
     ("date", "April 15, 2026"),
@@ -466,6 +468,7 @@ CLEAN_EN = [
     "Windows 11 laptops with 16 GB memory, 512 GB storage and a 3-year warranty.",
     "Grounds maintenance on a 7-day roster across 5 parks, 52 weeks a year.",
     "Maintenance of ASP.NET and VB.NET applications on Node.js front ends.",
+    "CCTV 24/7 monitoring; HVAC works in 2026/27; a reference site visit in Q3.",
 ]
 CLEAN_ZH = [
     "公开招标：供应1,000部手提电脑，合约期约24个月。",

@@ -156,8 +156,11 @@ TED_RE = re.compile(r"\d{4}/S\s?\d{1,3}-\d{3,9}(?!\d)")
 # A label just before a code makes it a reference whatever its shape ("Tender No. 4471").
 REF_LABEL_BEFORE_RE = re.compile(
     r"(?:(?i:\b(?:ref(?:erence)?|tender|contract|notice|file|quotation|rft|rfq|rfp|itt|bid)"
-    r"\s*(?:no\b\.?|number|nr\b\.?|#|id\b))|编号|編號|档号|檔號|文号|文號)\s*[:：]?\s*$"
+    r"\s*(?:no\b\.?|number|nr\b\.?|#|id\b))|(?i:\bref(?:erence)?\b\.?)"
+    r"|编号|編號|档号|檔號|文号|文號)\s*[:：]?\s*$"
 )
+# "FEHQ 17/2026": an office's code, then a serial and a year.
+OFFICE_SERIAL_RE = re.compile(r"\d+(?:/\d+)*/(?:19|20)\d\d")
 # Chinese official document numbers: 粤财采〔2026〕12号.
 CN_DOC_BEFORE_RE = re.compile(r"[\u4e00-\u9fff]{1,6}[〔\[（(]$")
 CN_DOC_AT_RE = re.compile(r"\d{4}[〕\]）)]\s*\d+\s*号")
@@ -259,7 +262,7 @@ TLD_HINT_RE = re.compile(rf"\.(?i:{TLDS})(?![a-z0-9])")
 _MONTH_WORDS = frozenset(_MONTH_FORMS)
 _MONEY_TAIL = frozenset("$£€¥￥币幣元镑鎊ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 # The last character of every reference label: "no", "No.", "number", "#", "ID", "编号", ":".
-_LABEL_TAILS = frozenset("oO.rR#dD号號:：")
+_LABEL_TAILS = frozenset("oO.rR#dDfFeE号號:：")
 
 
 def _token_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -340,9 +343,24 @@ def _numeric_spans(text: str, runs: list[tuple[int, int]], region: str | None) -
             start, token_end = _token_around(text, p, q)
             if is_reference_like(text[start:token_end]) or _labelled_reference(text, start):
                 yield start, token_end, "reference_like"
+            elif (office := _office_before(text, start, token_end)) >= 0:
+                yield office, token_end, "reference_like"
         if p >= phone_end and _may_be_phone(text, p, q) and (phone := _phone_at(text, p, region)):
             phone_end = phone[1]
             yield phone
+
+
+def _office_before(text: str, start: int, end: int) -> int:
+    """Start of an upper-case office code before a serial/year ("FEHQ 17/2026"), or -1."""
+    if start < 3 or text[start - 1] != " " or not OFFICE_SERIAL_RE.fullmatch(text, start, end):
+        return -1
+    word_start = start - 1
+    while word_start > 0 and text[word_start - 1] in _LETTERS:
+        word_start -= 1
+    word = text[word_start : start - 1]
+    if 2 <= len(word) <= 6 and word.isupper() and word not in _STANDARDS:
+        return word_start
+    return -1
 
 
 def _labelled_reference(text: str, start: int) -> bool:
