@@ -151,21 +151,24 @@ def scan_text(
     text: str, lang: str, secrets: RecordSecrets, needles: Needles | None = None
 ) -> list[Finding]:
     """Findings in one summary, ordered by position."""
-    if not text:
-        return []
     if needles is None:
         needles = secret_needles(secrets)
-    region = _region(secrets.market)
+    return _scan_one(text, lang, _region(secrets.market), needles)
+
+
+def _scan_one(text: str, lang: str, region: str | None, needles: Needles) -> list[Finding]:
+    if not text:
+        return []
     # Within each tier the longest span goes first: "RMS.17.0000302129.1667" is the reference,
     # not the buyer's acronym at its start.
-    spans = _keep(
-        [
-            *_longest_first(generic_spans(text, region, high=True)),
-            *_longest_first(_secret_spans(text, needles)),
-            *_longest_first(generic_spans(text, region, high=False)),
-        ]
-    )
-    findings = [Finding(kind, lang, s, e, excerpt(text, s, e)) for s, e, kind in spans]
+    spans = [
+        *_longest_first(generic_spans(text, region, high=True)),
+        *_longest_first(_secret_spans(text, needles)),
+        *_longest_first(generic_spans(text, region, high=False)),
+    ]
+    if not spans:
+        return []
+    findings = [Finding(kind, lang, s, e, excerpt(text, s, e)) for s, e, kind in _keep(spans)]
     findings.sort(key=lambda f: (f.start, f.kind))
     return findings
 
@@ -173,9 +176,10 @@ def scan_text(
 def scan(summaries: Mapping[str, str], secrets: RecordSecrets) -> list[Finding]:
     """Findings in the three public summaries (keys ``en``, ``zh``, ``zht``)."""
     needles = secret_needles(secrets)
+    region = _region(secrets.market)
     findings = []
     for lang in LANGS:
-        findings += scan_text(summaries.get(lang) or "", lang, secrets, needles)
+        findings += _scan_one(summaries.get(lang) or "", lang, region, needles)
     return findings
 
 
