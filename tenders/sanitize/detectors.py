@@ -257,8 +257,24 @@ def _phone_at(text: str, start: int, region: str | None) -> Span | None:
 # --- the detectors, in priority order ----------------------------------------------------
 
 DIGITS_RE = re.compile(r"\d+")
-# Characters one of which every high-tier finding needs (markup, e-mail, URL).
-_HIGH_TRIGGERS = ("<", "&", "@", "＠", "://", "www.", "WWW.", "(", "[", "{")
+
+
+def _has_high_trigger(text: str) -> bool:
+    """Whether ``text`` has a character every high-tier finding needs (markup, e-mail, URL)."""
+    return (
+        "<" in text
+        or "&" in text
+        or "@" in text
+        or "＠" in text
+        or "://" in text
+        or "www." in text
+        or "WWW." in text
+        or "(" in text
+        or "[" in text
+        or "{" in text
+    )
+
+
 # Starts with a literal dot, case-insensitive only after it: fast to scan for.
 TLD_HINT_RE = re.compile(rf"\.(?i:{TLDS})(?![a-z0-9])")
 _MONTH_WORDS = frozenset(_MONTH_FORMS)
@@ -388,7 +404,7 @@ def _cn_dates(text: str) -> Iterator[Span]:
 def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span]:
     """Spans of the generic kinds. ``high``: the kinds that outrank a record's secrets."""
     if high:
-        if text.isprintable() and not any(c in text for c in _HIGH_TRIGGERS):
+        if text.isprintable() and not _has_high_trigger(text):
             return  # the usual case: nothing that could start markup, an address or a URL
         if "<" in text or "&" in text:
             for m in HTML_RE.finditer(text):
