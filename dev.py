@@ -290,8 +290,39 @@ def choose_database(cluster: ThrowawayCluster) -> str:
     return ""
 
 
+# --- curation: the admin browser test's Chromium -----------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def ensure_chromium() -> None:
+    """The admin browser test drives Debian's Chromium (never a downloaded browser build).
+
+    Installed with apt-get when missing and we are root; otherwise say how. The test itself
+    fails (never skips) without it, in CI and elsewhere.
+    """
+    if CHROMIUM.exists():
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        say("Installing Chromium for the admin browser test (apt-get install chromium)")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "-qq", "chromium"]
+        if subprocess.run(install, env=env).returncode:
+            subprocess.run(["apt-get", "update", "-qq"], env=env)
+            subprocess.run(install, env=env)
+    if not CHROMIUM.exists():
+        print(
+            f"warning: {CHROMIUM} is missing, so the admin browser test will fail. Install "
+            "Debian's Chromium (as root: apt-get update && apt-get install chromium), or run "
+            "this command as root so it can.",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def cmd_test(argv: list[str]) -> None:
     ensure_venv("test")
+    ensure_chromium()
     cluster = ThrowawayCluster()
     env = os.environ.copy()
     # The tests run with DEBUG off, so the settings need real secrets: fresh ones per run.

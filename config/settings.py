@@ -89,7 +89,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.admin.StaffAdminConfig",  # curation: django.contrib.admin with our site (titles, order)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

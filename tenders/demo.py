@@ -15,11 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
-from functools import lru_cache
-
-import opencc
 
 from . import ids
+from .chinese import to_traditional
 from .markets import MARKETS
 
 # (slug -> [(english need, simplified chinese need), ...])
@@ -218,16 +216,6 @@ def _reference(market: str, rng: random.Random, year: int) -> str:
         "AU": f"RFT-{year % 100}-{n:05d}",
         "CA": f"PW-{year % 100}-{rng.randrange(10**7, 10**8)}",
     }[market]
-
-
-@lru_cache(maxsize=1)
-def _converter() -> opencc.OpenCC:
-    return opencc.OpenCC("s2t")
-
-
-@lru_cache(maxsize=65_536)
-def to_traditional(text: str) -> str:
-    return _converter().convert(text)
 
 
 @dataclass(frozen=True)

@@ -148,6 +148,8 @@ CANDIDATE_FIELDS = (
     "buyer_name",
     "reference",
     "source_url",
+    "title",
+    "description",
     "deadline",
     "amount",
     "currency",
@@ -179,15 +181,8 @@ def plan_record(
     summaries = {"en": tender.summary_en, "zh": tender.summary_zh, "zht": tender.summary_zht}
     if not all(s.strip() for s in summaries.values()):
         reasons.append("missing summary: all three summaries are required")
-    secrets = RecordSecrets(
-        buyer_name=tender.buyer_name,
-        reference=tender.reference,
-        source_url=tender.source_url,
-        deadline=tender.deadline,
-        amount=tender.amount,
-        currency=tender.currency,
-        market=tender.market,
-    )
+    # curation: the same secrets the admin checks with (contact names from the notice too).
+    secrets = RecordSecrets.of(tender)
     reasons += [f"sanitization: {f.describe()}" for f in scan(summaries, secrets)]
     try:
         band = buckets.value_band(tender.amount, tender.currency, rates)

@@ -2,8 +2,10 @@
 
 import json
 import os
+import secrets
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -32,6 +34,11 @@ def fetch(url: str):
         return error.code, error.headers, json.loads(error.read())
 
 
+def fetch_status(url: str):
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.status, response.headers, response.read()
+
+
 def test_run_command_serves_the_demo_on_sqlite(tmp_path):
     port = free_port()
     env = {
@@ -40,6 +47,10 @@ def test_run_command_serves_the_demo_on_sqlite(tmp_path):
         if k not in {"DATABASE_URL", "SECRET_KEY", "TENDERS_SORT_KEY_SECRET", "DJANGO_DEBUG"}
     }
     env.update(PORT=str(port), TENDERS_VAR_DIR=str(tmp_path), DEMO_ROWS="300", WEB_CONCURRENCY="2")
+    # curation: the demo staff account comes from the environment, never from the repo.
+    env.update(
+        DJANGO_SUPERUSER_USERNAME="curator", DJANGO_SUPERUSER_PASSWORD=secrets.token_urlsafe(12)
+    )
     log = open(tmp_path / "run.log", "w")  # noqa: SIM115 (closed in finally)
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "dev.py"), "run"],
@@ -68,6 +79,14 @@ def test_run_command_serves_the_demo_on_sqlite(tmp_path):
         output = (tmp_path / "run.log").read_text()
         assert "Created 300 demo records" in output and "Published: issue" in output
         assert f"http://127.0.0.1:{port}/api/v1/tenders" in output
+        assert "Creating staff account curator" in output
+        with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+            staff = db.execute(
+                "SELECT is_staff, is_superuser FROM auth_user WHERE username = 'curator'"
+            ).fetchall()
+        assert staff == [(1, 1)]
+        status, _, _ = fetch_status(f"http://127.0.0.1:{port}/admin/login/")
+        assert status == 200
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)

@@ -1,0 +1,745 @@
+"""The staff admin of the feed: curation of source records and publication of issues.
+
+Thin by design: actions and views validate what staff typed and call the services in
+``tenders.curation`` (which call ``tenders.services`` for publication), then report. Every
+help text is written for curators. Findings are shown here and nowhere public.
+"""
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from . import curation
+from .calendar import rfc3339
+from .chinese import to_traditional
+from .curation import CurationError
+from .drafting import NEED_MAX_LENGTH
+from .models import Category, CurrencyRate, Issue, SourceTender, WithheldRecord
+from .sanitize import Finding, clean_text
+from .services import PublicationError
+
+MESSAGE_LIMIT = 10
+
+
+def _finding_rows(findings: list[Finding]) -> list[dict]:
+    return [
+        {
+            "kind": f.kind,
+            "label": f.label,
+            "field": f.field,
+            "excerpt": f.excerpt,
+            "start": f.start,
+            "end": f.end,
+        }
+        for f in findings
+    ]
+
+
+def _findings_html(findings: list[Finding]):
+    if not findings:
+        return mark_safe('<p class="gate-clean">The gate finds nothing: ready to approve.</p>')
+    items = format_html_join(
+        "",
+        '<li><strong>{}</strong> in <code>{}</code>: <span class="excerpt">{}</span></li>',
+        ((f.label, f.field, f.excerpt) for f in findings),
+    )
+    return format_html(
+        '<p class="gate-findings-count">{} finding(s): fix them before approving.</p><ul>{}</ul>',
+        len(findings),
+        items,
+    )
+
+
+# --- source records -----------------------------------------------------------------------
+
+SUMMARY_HELP = (
+    "Public text in generic procurement language: what is bought, never who buys it. No buyer "
+    "name or acronym, reference, exact date, amount, contact, phone, e-mail or web address. "
+    "HTML and control characters are removed when you save."
+)
+
+
+class SourceTenderForm(forms.ModelForm):
+    source_url = forms.URLField(
+        label="Source URL",
+        required=False,
+        max_length=500,
+        assume_scheme="https",
+        help_text="Private. Where the notice came from; its site must not be named.",
+    )
+
+    class Meta:
+        model = SourceTender
+        fields = (
+            "market",
+            "category",
+            "lead_ok",
+            "summary_en",
+            "summary_zh",
+            "summary_zht",
+            "buyer_name",
+            "reference",
+            "source_url",
+            "deadline",
+            "amount",
+            "currency",
+            "title",
+            "description",
+        )
+        help_texts = {
+            "market": "Where the buyer is; sets the phone-number rules the gate uses.",
+            "category": "Public category of the row; drafting uses it.",
+            "lead_ok": "Tick when the buyer accepts supplier interest for this listing.",
+            "summary_en": SUMMARY_HELP,
+            "summary_zh": SUMMARY_HELP + " Simplified Chinese.",
+            "summary_zht": SUMMARY_HELP + " Traditional Chinese: usually the OpenCC conversion "
+            "of the Simplified text (the draft action does it).",
+            "buyer_name": "Private. The gate looks for it in every summary, with its case, "
+            "punctuation and acronym variants, in both Chinese scripts.",
+            "reference": "Private. The buyer's notice reference; the gate looks for it.",
+            "deadline": "Private. Published only as a closing bucket, never as a date.",
+            "amount": "Private. Published only as a value band (converted with Currency rates).",
+            "currency": "ISO 4217 code of the amount, e.g. HKD. Needs a rate under Currency rates.",
+            "title": "Private. The raw title of the notice.",
+            "description": "Private. The raw notice text; contact names in it (Mr …, "
+            "first.last@…) are looked for in the summaries too.",
+        }
+
+    def clean_summary_en(self):
+        return clean_text(self.cleaned_data.get("summary_en", ""))
+
+    def clean_summary_zh(self):
+        return clean_text(self.cleaned_data.get("summary_zh", ""))
+
+    def clean_summary_zht(self):
+        return clean_text(self.cleaned_data.get("summary_zht", ""))
+
+    def clean_currency(self):
+        return (self.cleaned_data.get("currency") or "").strip().upper()
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        if (data.get("amount") is None) != (not data.get("currency")):
+            raise forms.ValidationError("Give both an amount and its currency, or neither.")
+        candidate = self.instance
+        for name, value in data.items():
+            if hasattr(candidate, name) and name != "category":
+                setattr(candidate, name, value)
+        candidate.category = data.get("category")
+        self.findings = curation.tender_findings(candidate)
+        if candidate.status == SourceTender.Status.APPROVED:
+            problems = curation.approval_problems(candidate, findings=self.findings)
+            if problems:
+                for finding in self.findings:
+                    self.add_error(
+                        finding.field,
+                        f"{finding.label}: {finding.excerpt}. An approved record must have no "
+                        "findings; fix the text or withhold the record.",
+                    )
+                if not self.findings:
+                    raise forms.ValidationError(
+                        "An approved record must pass every check: " + "; ".join(problems)
+                    )
+        return data
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=curation.REASON_MAX_LENGTH,
+        help_text="Why these records must not be published. Staff see it in the history and "
+        "in the next publication's withheld list; it is never public.",
+    )
+
+
+class NeedForm(forms.Form):
+    need_en = forms.CharField(
+        label="Need (English)",
+        required=False,
+        max_length=NEED_MAX_LENGTH,
+        help_text='A short, generic description of what is bought, e.g. "Supply of patient '
+        'monitors". Never the buyer, a reference, a date or an amount. Empty: the category.',
+    )
+    need_zh = forms.CharField(
+        label="Need (Simplified Chinese)",
+        required=False,
+        max_length=NEED_MAX_LENGTH,
+        help_text="The same in Simplified Chinese, e.g. 供应病人监察仪. Traditional Chinese is "
+        "made from it with OpenCC. Empty: the category.",
+    )
+
+
+@admin.register(SourceTender)
+class SourceTenderAdmin(admin.ModelAdmin):
+    form = SourceTenderForm
+    change_form_template = "admin/tenders/sourcetender/change_form.html"
+    list_display = (
+        "listing_id",
+        "short_title",
+        "market",
+        "category",
+        "status",
+        "findings_count",
+        "deadline",
+    )
+    list_filter = ("status", "market", "category", "deadline")
+    search_fields = (
+        "listing_id",
+        "title",
+        "buyer_name",
+        "reference",
+        "summary_en",
+        "summary_zh",
+        "summary_zht",
+    )
+    list_select_related = ("category",)
+    list_per_page = 50
+    readonly_fields = (
+        "listing_id",
+        "status",
+        "withheld_reason",
+        "gate_findings",
+        "created_at",
+        "updated_at",
+    )
+    fieldsets = (
+        (
+            "Status and sanitization",
+            {
+                "fields": ("listing_id", "status", "withheld_reason", "gate_findings"),
+                "classes": ("gate-status",),
+                "description": "Findings are what the publication gate would withhold this "
+                "record for. They update as you type; staff only, never public.",
+            },
+        ),
+        (
+            "Public row: published as written",
+            {
+                "fields": (
+                    "market",
+                    "category",
+                    "lead_ok",
+                    "summary_en",
+                    "summary_zh",
+                    "summary_zht",
+                ),
+                "classes": ("public-side",),
+            },
+        ),
+        (
+            "Private notice: never published",
+            {
+                "fields": (
+                    "buyer_name",
+                    "reference",
+                    "source_url",
+                    "deadline",
+                    "amount",
+                    "currency",
+                    "title",
+                    "description",
+                    "created_at",
+                    "updated_at",
+                ),
+                "classes": ("private-side",),
+            },
+        ),
+    )
+    actions = ("draft_summaries", "check_records", "approve_records", "withhold_records")
+
+    def has_delete_permission(self, request, obj=None):
+        # Records are withheld, not deleted: publication history points at them.
+        return False
+
+    @admin.display(description="title")
+    def short_title(self, obj: SourceTender) -> str:
+        return obj.title if len(obj.title) <= 60 else obj.title[:59] + "…"
+
+    @admin.display(description="findings")
+    def findings_count(self, obj: SourceTender) -> int:
+        return len(curation.tender_findings(obj))
+
+    @admin.display(description="findings")
+    def gate_findings(self, obj: SourceTender):
+        if obj is None or obj.pk is None:
+            return "Shown once the record is saved."
+        return format_html(
+            '<div id="gate-findings">{}</div>', _findings_html(curation.tender_findings(obj))
+        )
+
+    # --- the change form: live findings and "save and approve" ----------------------------
+
+    def get_urls(self):
+        info = self.opts.app_label, self.opts.model_name
+        return [
+            path(
+                "<path:object_id>/findings/",
+                self.admin_site.admin_view(self.findings_view),
+                name="{}_{}_findings".format(*info),
+            ),
+            *super().get_urls(),
+        ]
+
+    def findings_view(self, request: HttpRequest, object_id: str):
+        """The gate's findings for the form as typed (JSON, staff only, nothing saved)."""
+        if request.method != "POST":
+            return JsonResponse({"error": "POST the form fields."}, status=405)
+        tender = self.get_object(request, object_id)
+        if tender is None or not self.has_view_or_change_permission(request, tender):
+            raise PermissionDenied
+        form = self.get_form(request, tender)(request.POST, instance=tender)
+        form.is_valid()  # runs clean(), which computes the findings even when invalid
+        findings = getattr(form, "findings", None)
+        if findings is None:  # another field is invalid: check the summaries as they are
+            summaries = {
+                lang: clean_text(request.POST.get(name, ""))
+                for lang, name in curation.SUMMARY_FIELDS.items()
+            }
+            findings = curation.tender_findings(tender, summaries)
+        return JsonResponse(
+            {"findings": _finding_rows(findings), "html": str(_findings_html(findings))}
+        )
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None:
+            info = self.opts.app_label, self.opts.model_name
+            context["findings_url"] = reverse(
+                "admin:{}_{}_findings".format(*info),
+                args=[obj.pk],
+                current_app=self.admin_site.name,
+            )
+            context["can_approve"] = self.has_change_permission(request, obj)
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        findings = getattr(form, "findings", [])
+        if findings and "_approve" not in request.POST:
+            self.message_user(
+                request,
+                f"Saved with {len(findings)} finding(s): the gate will withhold this record "
+                "until they are fixed.",
+                messages.WARNING,
+            )
+
+    def response_change(self, request, obj):
+        if "_approve" in request.POST:
+            self._report_approval(
+                request, curation.tenders_approve(ids=[obj.pk], user=request.user)
+            )
+            return HttpResponseRedirect(request.path)
+        return super().response_change(request, obj)
+
+    # --- bulk actions: one service call each ---------------------------------------------
+
+    def _ids(self, queryset: QuerySet) -> list[int]:
+        return list(queryset.values_list("pk", flat=True))
+
+    def _report_refusals(self, request, refused: dict[str, list[str]], what: str) -> None:
+        for listing_id, reasons in list(refused.items())[:MESSAGE_LIMIT]:
+            shown = "; ".join(reasons[:3]) + (" …" if len(reasons) > 3 else "")
+            self.message_user(request, f"{listing_id} not {what}: {shown}", messages.ERROR)
+        if len(refused) > MESSAGE_LIMIT:
+            self.message_user(
+                request, f"… and {len(refused) - MESSAGE_LIMIT} more not {what}.", messages.ERROR
+            )
+
+    def _report_approval(self, request, result: curation.BulkResult) -> None:
+        if result.done:
+            self.message_user(request, f"Approved {len(result.done)} record(s).", messages.SUCCESS)
+        self._report_refusals(request, result.refused, "approved")
+
+    @admin.action(description="Approve (records with findings are refused)")
+    def approve_records(self, request, queryset):
+        try:
+            result = curation.tenders_approve(ids=self._ids(queryset), user=request.user)
+        except CurationError as exc:
+            self.message_user(request, str(exc), messages.ERROR)
+            return None
+        self._report_approval(request, result)
+        return None
+
+    @admin.action(description="Check against the publication gate")
+    def check_records(self, request, queryset):
+        results = curation.tender_check(ids=self._ids(queryset), user=request.user)
+        dirty = {k: v for k, v in results.items() if v}
+        self.message_user(
+            request,
+            f"Checked {len(results)} record(s): {len(results) - len(dirty)} clean, "
+            f"{len(dirty)} with findings.",
+            messages.SUCCESS if not dirty else messages.WARNING,
+        )
+        self._report_refusals(
+            request,
+            {k: [f"{f.label} in {f.field}: {f.excerpt}" for f in v] for k, v in dirty.items()},
+            "clean",
+        )
+        return None
+
+    def _intermediate(self, request, queryset, form, *, title, action, intro, button):
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "opts": self.opts,
+            "queryset": queryset,
+            "count": queryset.count(),
+            "form": form,
+            "action": action,
+            "intro": intro,
+            "button": button,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "selected": self._ids(queryset),
+        }
+        return TemplateResponse(request, "admin/tenders/sourcetender/action_form.html", context)
+
+    @admin.action(description="Withhold from publication (asks for a reason)")
+    def withhold_records(self, request, queryset):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            try:
+                result = curation.tenders_withhold(
+                    ids=self._ids(queryset), reason=form.cleaned_data["reason"], user=request.user
+                )
+            except CurationError as exc:
+                form.add_error("reason", str(exc))
+            else:
+                self.message_user(
+                    request, f"Withheld {len(result.done)} record(s).", messages.SUCCESS
+                )
+                return None
+        return self._intermediate(
+            request,
+            queryset,
+            form,
+            title="Withhold records from publication",
+            action="withhold_records",
+            intro="These records will be held back from every publication until approved "
+            "again. A row already published stays until the next publication; to take it "
+            "down at once, use Issues → Withdraw a row.",
+            button="Withhold",
+        )
+
+    @admin.action(description="Draft the three summaries (asks for the need)")
+    def draft_summaries(self, request, queryset):
+        form = NeedForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            try:
+                result = curation.tenders_draft_summaries(
+                    ids=self._ids(queryset), user=request.user, **form.cleaned_data
+                )
+            except CurationError as exc:
+                form.add_error(None, str(exc))
+            else:
+                if result.done:
+                    self.message_user(
+                        request,
+                        f"Drafted summaries for {len(result.done)} record(s); read them and "
+                        "approve.",
+                        messages.SUCCESS,
+                    )
+                for listing_id, notes in result.notes.items():
+                    self.message_user(request, f"{listing_id}: {'; '.join(notes)}", messages.INFO)
+                self._report_refusals(request, result.refused, "drafted")
+                return None
+        return self._intermediate(
+            request,
+            queryset,
+            form,
+            title="Draft summaries",
+            action="draft_summaries",
+            intro="Drafts are made from each record's category, market and value band and the "
+            "need below, in English and Simplified Chinese; Traditional Chinese is converted "
+            "with OpenCC. Approved records go back to draft so someone reads the new text.",
+            button="Draft",
+        )
+
+
+# --- issues: history, preview, publish, withdraw ----------------------------------------
+
+
+@admin.register(Issue)
+class IssueAdmin(admin.ModelAdmin):
+    change_list_template = "admin/tenders/issue/change_list.html"
+    list_display = (
+        "issue_id",
+        "state",
+        "current",
+        "generated",
+        "rows",
+        "withheld",
+        "new",
+        "continuing",
+        "dropped",
+        "short_etag",
+        "reason",
+        "short_note",
+        "by",
+    )
+    list_filter = ("state", "reason", "is_current")
+    list_select_related = ("published_by",)
+    search_fields = ("issue_id", "snapshot_etag", "note")
+    exclude = ("facets", "previous")
+    readonly_fields = ("withheld_list",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        names = [f.name for f in self.opts.fields if f.name not in self.exclude]
+        return [*names, "withheld_list"]
+
+    @admin.display(description="current", boolean=True)
+    def current(self, obj: Issue) -> bool:
+        return obj.is_current
+
+    @admin.display(description="rows", ordering="rows_total")
+    def rows(self, obj: Issue) -> int:
+        return obj.rows_total
+
+    @admin.display(description="new", ordering="new_count")
+    def new(self, obj: Issue) -> int:
+        return obj.new_count
+
+    @admin.display(description="continuing", ordering="continuing_count")
+    def continuing(self, obj: Issue) -> int:
+        return obj.continuing_count
+
+    @admin.display(description="dropped", ordering="dropped_count")
+    def dropped(self, obj: Issue) -> int:
+        return obj.dropped_count
+
+    @admin.display(description="etag")
+    def short_etag(self, obj: Issue) -> str:
+        return obj.snapshot_etag[:12]
+
+    @admin.display(description="note")
+    def short_note(self, obj: Issue) -> str:
+        return obj.note if len(obj.note) <= 60 else obj.note[:59] + "…"
+
+    @admin.display(description="by", ordering="published_by__username")
+    def by(self, obj: Issue) -> str:
+        return obj.published_by.get_username() if obj.published_by else "command"
+
+    @admin.display(description="withheld records and why")
+    def withheld_list(self, obj: Issue):
+        records = list(
+            WithheldRecord.objects.filter(issue=obj).select_related("tender").order_by("pk")[:200]
+        )
+        if not records:
+            return "None."
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                '<li><a href="{}">{}</a>: {}</li>',
+                (
+                    (
+                        reverse("admin:tenders_sourcetender_change", args=[w.tender_id]),
+                        w.tender.listing_id,
+                        "; ".join(w.reasons),
+                    )
+                    for w in records
+                ),
+            ),
+        )
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("preview/", view(self.preview_view), name="tenders_issue_preview"),
+            path("publish/", view(self.publish_view), name="tenders_issue_publish"),
+            path("withdraw/", view(self.withdraw_view), name="tenders_issue_withdraw"),
+            *super().get_urls(),
+        ]
+
+    def _require(self, request, perm: str) -> None:
+        if not request.user.has_perm(perm):
+            raise PermissionDenied
+
+    def _context(self, request, title: str, **extra) -> dict:
+        return {**self.admin_site.each_context(request), "title": title, "opts": self.opts, **extra}
+
+    def preview_view(self, request):
+        self._require(request, "tenders.view_issue")
+        try:
+            summary = curation.issue_preview(user=request.user)
+        except PublicationError as exc:
+            self.message_user(request, f"Cannot preview: {exc}", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:tenders_issue_changelist"))
+        return TemplateResponse(
+            request,
+            "admin/tenders/issue/preview.html",
+            self._context(
+                request,
+                "Preview of the next publication",
+                summary=summary,
+                generated=rfc3339(summary.generated),
+                reasons=summary.withheld_by_reason.most_common(),
+                samples=self._samples(summary.withheld_samples),
+                can_publish=request.user.has_perm("tenders.add_issue"),
+            ),
+        )
+
+    def _samples(self, samples: list[tuple[str, list[str]]]) -> list[dict]:
+        pks = dict(
+            SourceTender.objects.filter(listing_id__in=[lid for lid, _ in samples]).values_list(
+                "listing_id", "pk"
+            )
+        )
+        return [
+            {
+                "listing_id": lid,
+                "url": reverse("admin:tenders_sourcetender_change", args=[pks[lid]])
+                if lid in pks
+                else "",
+                "reasons": reasons,
+            }
+            for lid, reasons in samples
+        ]
+
+    def publish_view(self, request):
+        self._require(request, "tenders.add_issue")
+        if request.method != "POST":
+            return HttpResponseRedirect(reverse("admin:tenders_issue_preview"))
+        return self._publish(request)
+
+    def _publish(self, request):
+        try:
+            summary = curation.issue_publish(user=request.user)
+        except PublicationError as exc:
+            self.message_user(request, f"Not published: {exc}", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:tenders_issue_changelist"))
+        self.message_user(
+            request,
+            f"Published {summary.issue_id}: {summary.published} rows, {summary.withheld} "
+            f"withheld; etag {summary.snapshot_etag}.",
+            messages.SUCCESS,
+        )
+        return TemplateResponse(
+            request,
+            "admin/tenders/issue/published.html",
+            self._context(
+                request,
+                f"Published {summary.issue_id}",
+                summary=summary,
+                generated=rfc3339(summary.generated),
+                reasons=summary.withheld_by_reason.most_common(),
+                samples=self._samples(summary.withheld_samples),
+            ),
+        )
+
+    def withdraw_view(self, request):
+        self._require(request, "tenders.add_issue")
+        form = WithdrawForm(request.POST or None, initial={"listing_id": request.GET.get("id")})
+        if request.method == "POST" and form.is_valid():
+            try:
+                issue = curation.issue_withdraw_row(user=request.user, **form.cleaned_data)
+            except CurationError as exc:
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(
+                    request,
+                    f"Withdrew {form.cleaned_data['listing_id'].strip().upper()} from "
+                    f"{issue.issue_id}; new snapshot etag {issue.snapshot_etag}. It is gone "
+                    "from every public surface and older cursors now get 409.",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(reverse("admin:tenders_issue_changelist"))
+        current = Issue.objects.filter(is_current=True).first()
+        return TemplateResponse(
+            request,
+            "admin/tenders/issue/withdraw.html",
+            self._context(
+                request, "Withdraw a row from the current snapshot", form=form, current=current
+            ),
+        )
+
+
+class WithdrawForm(forms.Form):
+    listing_id = forms.CharField(
+        label="Listing id",
+        max_length=40,
+        help_text="The public id of the row, e.g. AT-1A2B3C4D5E.",
+    )
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=curation.REASON_MAX_LENGTH,
+        help_text="What leaked or why the row must go. Staff only; the record is also "
+        "withheld from later publications with this reason.",
+    )
+
+
+# --- vocabulary and rates ---------------------------------------------------------------
+
+
+class CategoryForm(forms.ModelForm):
+    class Meta:
+        model = Category
+        fields = ("slug", "name_en", "name_zh", "name_zht", "position")
+        help_texts = {
+            "slug": "Public identifier used in filters and links; cannot change once created.",
+            "name_en": "Public English name, shown on every row of this category.",
+            "name_zh": "Public Simplified Chinese name.",
+            "name_zht": "Public Traditional Chinese name. Leave empty to use the OpenCC "
+            "conversion of the Simplified name (the feed's convention).",
+            "position": "Order in facet lists (lowest first).",
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name_zht"].required = False
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("name_zht") and data.get("name_zh"):
+            data["name_zht"] = to_traditional(data["name_zh"])
+        return data
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    form = CategoryForm
+    list_display = ("slug", "name_en", "name_zh", "name_zht", "position")
+    list_editable = ("position",)
+    search_fields = ("slug", "name_en", "name_zh", "name_zht")
+    prepopulated_fields = {"slug": ("name_en",)}
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("slug",) if obj else ()
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return {} if obj else self.prepopulated_fields
+
+
+class CurrencyRateForm(forms.ModelForm):
+    class Meta:
+        model = CurrencyRate
+        fields = ("currency", "usd_per_unit")
+
+    def clean_currency(self):
+        code = (self.cleaned_data.get("currency") or "").strip().upper()
+        if len(code) != 3 or not code.isalpha():
+            raise forms.ValidationError("Use a three-letter ISO 4217 code, e.g. HKD.")
+        return code
+
+
+@admin.register(CurrencyRate)
+class CurrencyRateAdmin(admin.ModelAdmin):
+    form = CurrencyRateForm
+    list_display = ("currency", "usd_per_unit", "updated_at")
+    search_fields = ("currency",)
+    readonly_fields = ("updated_at",)

@@ -1,0 +1,402 @@
+"""The record's own secrets, and the needles they are looked for with.
+
+A record's secrets (buyer, reference, source host, deadline, amount, contact names) become
+three lists of needles:
+
+- ``folded``: matched in the folded view of a summary (``text.fold``), so case, punctuation,
+  spacing, accents and full-width forms do not hide them; Latin needles match whole words only;
+- ``compact``: the source site's brand (``contractsfinder``), matched with spaces removed so
+  "Contracts Finder" is found too;
+- ``exact``: acronyms of the buyer name (``LTA``, ``DfT``), matched case-sensitively as whole
+  words, because "lta" or "Dft" in prose is not the buyer.
+
+Needles of a buyer name, a date and an amount are cached: they recur across many records.
+"""
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+from ..chinese import to_simplified, to_traditional
+from .text import fold
+
+_DIGIT_RUN_RE = re.compile(r"\d+")
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
+# first.last@ just before an "@" (searched in a short window ending at each "@").
+_NAMED_MAILBOX_RE = re.compile(r"(?<![\w.])([A-Za-z]{2,})[._]([A-Za-z]{2,})$")
+_HONORIFIC_RE = re.compile(
+    r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+([A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+)"
+)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+# Where each market's deadlines are local: a deadline at 00:30 in Hong Kong is the day
+# before in UTC, and a summary would give the local date.
+MARKET_ZONES = {
+    "HK": "Asia/Hong_Kong",
+    "MO": "Asia/Macau",
+    "SG": "Asia/Singapore",
+    "GB": "Europe/London",
+    "EU": "Europe/Brussels",
+    "AU": "Australia/Sydney",
+    "CA": "America/Toronto",
+}
+# Acronyms that are ordinary words or everyday procurement and technical terms: a buyer whose
+# initials spell one of these is not named by it.
+COMMON_ACRONYMS = _words(
+    "AN AS AT BE BY DO GO HE IF IN IS IT ME MY NO OF ON OR SO TO UP US WE AM PM OK THE AND "
+    "FOR ALL ANY CAN NEW NOT OUR USE ONE TWO KEY MAY WAY WAS HAS ARE OUT NOW ITS HOW WHO WHY "
+    "CO LTD INC PLC COM NET ORG GOV DOT ICT CT MRI PET TV PC AV HR PR QA QC AI EV GP ID IP UK "
+    "EU USA HK SG AU CA MO NSW SME PPE CCTV HVAC LED GPS GIS ERP CRM SLA KPI VAT GST NHS DG "
+    "UN ATM API UPS LAN WAN VPN PDF BIM MEP EPC PPP PFI OJEU CPV RFT RFP RFQ RFI ITT EOI PQQ "
+    "IOT LNG CNG ICU ED ER OT"
+)
+_STOP_WORDS = _words(
+    "of and for the to in on at de des du da do dos das la le les para e et y & und"
+)
+_ABBREVIATIONS = (
+    ("department", "dept"),
+    ("government", "govt"),
+    ("saint", "st"),
+    ("company", "co"),
+    ("limited", "ltd"),
+    ("corporation", "corp"),
+    ("incorporated", "inc"),
+    ("university", "univ"),
+)
+# First labels of source hosts that say nothing about the source.
+_GENERIC_LABELS = _words(
+    "www tender tenders etender etendering procurement portal gov service services notice "
+    "notices buy eprocurement supplier suppliers"
+)
+
+
+@dataclass(frozen=True)
+class RecordSecrets:
+    """The private fields of one record that its public text must not reveal."""
+
+    buyer_name: str = ""
+    reference: str = ""
+    source_url: str = ""
+    deadline: datetime | date | None = None
+    amount: Decimal | None = None
+    currency: str = ""
+    market: str = ""
+    contact_names: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, record) -> "RecordSecrets":
+        """The secrets of a source record (any object with SourceTender's fields).
+
+        Contact names are not stored as such; they are read from the private title and
+        description (``Mr Ian Hewitson``, ``andrew.doherty@...``), which notices carry.
+        """
+        private_text = f"{getattr(record, 'title', '')}\n{getattr(record, 'description', '')}"
+        return cls(
+            buyer_name=record.buyer_name,
+            reference=record.reference,
+            source_url=record.source_url,
+            deadline=record.deadline,
+            amount=record.amount,
+            currency=record.currency,
+            market=record.market,
+            contact_names=contact_names_in(private_text),
+        )
+
+
+@dataclass(frozen=True)
+class Needles:
+    folded: tuple[tuple[str, str, bool], ...]  # (kind, needle, whole words only)
+    compact: tuple[tuple[str, str], ...]  # (kind, needle) in the folded text without spaces
+    exact: tuple[tuple[str, str], ...]  # (kind, needle) case-sensitive, whole word
+    # Pieces that must be in a summary's plain lower-case form for any folded or compact needle
+    # to match it: a summary without any skips folding (most summaries, most of the time).
+    keys: tuple[str, ...] = ()
+    # The amount's needles are only spelled out when a summary has one of its keys: amounts
+    # rarely repeat, so building them for every record would cost more than the search.
+    amount: Decimal | None = None
+
+    def all_folded(self) -> tuple[tuple[str, str, bool], ...]:
+        if self.amount is None:
+            return self.folded
+        return self.folded + _amount_group(self.amount)
+
+
+def contact_names_in(text: str) -> tuple[str, ...]:
+    """Person names in private notice text: after an honorific, or in first.last e-mails."""
+    if not text:
+        return ()
+    names: list[str] = []
+    at = text.find("@")
+    while at != -1:
+        if m := _NAMED_MAILBOX_RE.search(text, max(0, at - 64), at):
+            names.append(f"{m.group(1)} {m.group(2)}")
+        at = text.find("@", at + 1)
+    if any(h in text for h in ("Mr", "Ms", "Dr", "Prof", "Miss", "Mx")):
+        names += _HONORIFIC_RE.findall(text)
+    return tuple(dict.fromkeys(n.title() for n in names))
+
+
+def _folded(value: str) -> str:
+    return fold(value).strip()
+
+
+def _has_cjk(value: str) -> bool:
+    return _CJK_RE.search(value) is not None
+
+
+def _acronyms(name: str) -> set[str]:
+    words = _WORD_RE.findall(name)
+    if len(words) < 2:
+        return set()
+    mixed = "".join(w if w.isupper() and len(w) > 1 else w[0] for w in words)
+    significant = "".join(
+        w if w.isupper() and len(w) > 1 else w[0]
+        for w in words
+        if w.lower() not in _STOP_WORDS and w[0].isupper()
+    )
+    found = {mixed, mixed.upper(), significant}
+    return {a for a in found if len(a) >= 2 and a.isalpha() and a.upper() not in COMMON_ACRONYMS}
+
+
+@lru_cache(maxsize=4096)
+def buyer_needles(name: str) -> tuple[tuple[str, bool], tuple[str, ...]]:
+    """(folded needles with their whole-word flag, acronyms) of a buyer name."""
+    name = " ".join(name.split())
+    if not name:
+        return (), ()
+    variants = {name, name.removeprefix("The ").removeprefix("the ")}
+    for v in list(variants):
+        variants |= {v.replace("&", " and "), v.replace(" and ", " & ")}
+        lowered = v.lower()
+        for word, short in _ABBREVIATIONS:
+            if re.search(rf"\b{word}\b", lowered):
+                variants.add(re.sub(rf"\b{word}\b", short, lowered))
+    if _has_cjk(name):
+        variants |= {to_traditional(v) for v in variants} | {to_simplified(v) for v in variants}
+    folded = []
+    for v in variants:
+        needle = _folded(v)
+        cjk = _has_cjk(needle)
+        if len(needle.replace(" ", "")) >= (2 if cjk else 3):
+            folded.append((needle, not cjk))
+    return tuple(sorted(set(folded))), tuple(sorted(_acronyms(name)))
+
+
+def _ordinal(day: int) -> str:
+    if 11 <= day % 100 <= 13:
+        return f"{day}th"
+    return f"{day}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th') }"
+
+
+def _longest_piece(needle: str) -> str:
+    return max(needle.split(" "), key=len)
+
+
+@lru_cache(maxsize=4096)
+def date_keys(day: date) -> tuple[str, ...]:
+    """Every spelling of the date has its month's name, its year (4 or 2 digits) or "4月"."""
+    return (
+        MONTHS[day.month - 1][:3].lower(),
+        str(day.year),
+        f"{day.year % 100:02d}",
+        f"{day.month}月",
+    )
+
+
+@lru_cache(maxsize=4096)
+def date_needles(day: date) -> tuple[str, ...]:
+    """Folded spellings of one date: English, numeric (both orders) and Chinese."""
+    month = MONTHS[day.month - 1]
+    d, m, y = day.day, day.month, day.year
+    spellings = [
+        f"{d} {month} {y}",
+        f"{_ordinal(d)} {month} {y}",
+        f"{d} {month[:3]} {y}",
+        f"{_ordinal(d)} of {month} {y}",
+        f"{month} {d} {y}",
+        f"{month} {_ordinal(d)} {y}",
+        f"{month[:3]} {d} {y}",
+        f"{y} {m:02d} {d:02d}",
+        f"{y} {m} {d}",
+        f"{d:02d} {m:02d} {y}",
+        f"{d} {m} {y}",
+        f"{m:02d} {d:02d} {y}",
+        f"{m} {d} {y}",
+        f"{d:02d} {m:02d} {y % 100:02d}",
+        f"{y}年{m}月{d}日",
+        f"{y}年{m:02d}月{d:02d}日",
+        f"{y} 年 {m} 月 {d} 日",
+        f"{m}月{d}日",
+        f"{m}月{d}号",
+        f"{m}月{d}號",
+    ]
+    return tuple(dict.fromkeys(_folded(s) for s in spellings))
+
+
+def deadline_days(deadline: datetime | date | None, market: str) -> list[date]:
+    if deadline is None:
+        return []
+    if not isinstance(deadline, datetime):
+        return [deadline]
+    days = [deadline.date()]
+    zone = MARKET_ZONES.get(market)
+    if zone and deadline.tzinfo is not None:
+        local = deadline.astimezone(ZoneInfo(zone)).date()
+        if local != days[0]:
+            days.append(local)
+    return days
+
+
+def _g(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def amount_keys(amount: Decimal) -> tuple[str, ...]:
+    """Every spelling of the amount has its second group of digits, or a scale word."""
+    whole = int(amount)
+    if whole < 1000:
+        return ()
+    return (f"{whole:,}".split(",")[1], "million", "mn", "万", "萬", "亿", "億")
+
+
+@lru_cache(maxsize=4096)
+def amount_needles(amount: Decimal) -> tuple[str, ...]:
+    """Folded spellings of an exact amount: grouped, plain, in millions, in 万 and 亿."""
+    whole = int(amount)
+    if whole < 1000:
+        return ()
+    spellings = [f"{whole:,}", str(whole)]
+    if amount != whole:
+        spellings += [f"{amount:,.2f}", f"{amount:.2f}"]
+    # Already in folded form but for the separators: skip the general folding (not cached well,
+    # amounts rarely repeat).
+    spellings = [s.replace(",", " ").replace(".", " ") for s in spellings]
+    if whole >= 1_000_000:
+        millions = _g(whole / 1_000_000)
+        spellings += [f"{millions} million", f"{millions}mn", f"{millions} mn"]
+    if whole >= 10_000 and whole % 100 == 0:
+        wan = _g(whole / 10_000)
+        spellings += [f"{wan}万", f"{wan}萬", f"{wan} 万", f"{wan} 萬"]
+    if whole >= 100_000_000:
+        yi = _g(whole / 100_000_000)
+        spellings += [f"{yi}亿", f"{yi}億"]
+    return tuple(dict.fromkeys(s.replace(".", " ") for s in spellings))
+
+
+def _reference_needles(reference: str) -> list[str]:
+    reference = reference.strip()
+    needle = _folded(reference)
+    if len(needle.replace(" ", "")) < 3:
+        return []
+    needles = [needle]
+    # The serial part alone still identifies the notice ("tender 12345").
+    longest = max(_DIGIT_RUN_RE.findall(reference), key=len, default="")
+    if len(longest) >= 5:
+        needles.append(longest)
+    return needles
+
+
+def _host_of(url: str) -> str:
+    """The host of a URL, cheaply (publication calls this once per record)."""
+    rest = url.split("://", 1)[-1] if "://" in url else url.removeprefix("//")
+    host = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rsplit("@", 1)[-1]
+    return host.split(":", 1)[0].lower().removeprefix("www.")
+
+
+def _host_needles(host: str) -> tuple[list[str], list[str], list[str]]:
+    if not host:
+        return [], [], []
+    folded = [_folded(host)]
+    label = host.split(".")[0].lower()
+    compact, exact = [], []
+    if label not in _GENERIC_LABELS and label.isalpha():
+        if len(label) >= 5:
+            compact.append(label)
+        elif len(label) >= 3:
+            exact.append(label.upper())
+    return folded, compact, exact
+
+
+@lru_cache(maxsize=4096)
+def _buyer_group(name: str) -> tuple[tuple, tuple, tuple]:
+    names, acronyms = buyer_needles(name)
+    folded = tuple(("buyer_name", n, whole) for n, whole in names)
+    exact = tuple(("buyer_name", a) for a in acronyms)
+    return folded, exact, tuple({_longest_piece(n) for n, _ in names})
+
+
+def source_host(url: str) -> str:
+    """The host a record's source URL names, without ``www.``."""
+    return _host_of(url or "")
+
+
+@lru_cache(maxsize=1024)
+def _host_group(host: str) -> tuple[tuple, tuple, tuple, tuple]:
+    hosts, brands, short_brands = _host_needles(host)
+    folded = tuple(("source_host", n, True) for n in hosts)
+    compact = tuple(("source_host", n) for n in brands)
+    exact = tuple(("source_host", n) for n in short_brands)
+    # A brand written with spaces ("Contracts Finder") still has its first and last letters.
+    keys = {_longest_piece(n) for n in hosts} | {k for b in brands for k in (b[:4], b[-4:])}
+    return folded, compact, exact, tuple(keys)
+
+
+@lru_cache(maxsize=4096)
+def _amount_group(amount: Decimal) -> tuple[tuple[str, str, bool], ...]:
+    return tuple(("amount", n, True) for n in amount_needles(amount))
+
+
+@lru_cache(maxsize=4096)
+def _date_group(day: date) -> tuple[tuple[str, str, bool], ...]:
+    return tuple(("deadline_date", n, True) for n in date_needles(day))
+
+
+def secret_needles(secrets: RecordSecrets) -> Needles:
+    """The needles of one record. Cheap: the parts that recur (buyer, host, dates) are cached."""
+    folded, exact, keys = _buyer_group(secrets.buyer_name or "")
+    h_folded, compact, h_exact, h_keys = _host_group(_host_of(secrets.source_url or ""))
+    folded += h_folded
+    exact += h_exact
+    keys += h_keys
+    references = _reference_needles(secrets.reference or "")
+    folded += tuple(("reference", n, True) for n in references)
+    keys += tuple(_longest_piece(n) for n in references)
+    for day in deadline_days(secrets.deadline, secrets.market):
+        folded += _date_group(day)
+        keys += date_keys(day)
+    amount = Decimal(secrets.amount) if secrets.amount is not None else None
+    if amount is not None:
+        keys += amount_keys(amount)
+    for name in _unique(secrets.contact_names):
+        needle = _folded(name)
+        if len(needle) >= 5 and " " in needle:
+            folded += (("contact_name", needle, True),)
+            keys += (_longest_piece(needle),)
+    return Needles(folded, compact, exact, keys, amount)
+
+
+def _unique(values: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(v for v in values if v))

@@ -1,0 +1,355 @@
+"""The staff admin through Django's test client: pages render, forms re-check summaries,
+actions call one service each, publication views report, and bad input is an error message,
+never a 500."""
+
+import re
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.urls import reverse
+
+from tenders import curation
+from tenders.chinese import to_traditional
+from tenders.models import Category, CurrencyRate, Issue, SourceTender
+from tenders.selectors import current_issue
+from tenders.services import PublicationError
+from tests.factories import SourceTenderFactory
+
+pytestmark = pytest.mark.django_db
+
+CHANGELIST = "admin:tenders_sourcetender_changelist"
+
+
+def change_url(record):
+    return reverse("admin:tenders_sourcetender_change", args=[record.pk])
+
+
+def form_data(record, **changes):
+    data = {
+        "market": record.market,
+        "category": record.category_id,
+        "lead_ok": "on" if record.lead_ok else "",
+        "summary_en": record.summary_en,
+        "summary_zh": record.summary_zh,
+        "summary_zht": record.summary_zht,
+        "buyer_name": record.buyer_name,
+        "reference": record.reference,
+        "source_url": record.source_url,
+        "deadline_0": record.deadline.strftime("%Y-%m-%d"),
+        "deadline_1": record.deadline.strftime("%H:%M:%S"),
+        "amount": str(record.amount) if record.amount is not None else "",
+        "currency": record.currency,
+        "title": record.title,
+        "description": record.description,
+    }
+    data.update(changes)
+    return {k: v for k, v in data.items() if v != "" or k in changes}
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+def test_index_reads_in_the_order_staff_work(admin_client):
+    response = admin_client.get(reverse("admin:index"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Tender feed: staff" in html
+    positions = [
+        html.index(name) for name in ("Source tenders", "Issues", "Categories", "Currency rates")
+    ]
+    assert positions == sorted(positions)
+    assert html.index("Tender feed") < html.index("Authentication and Authorization")
+
+
+def test_changelist_shows_findings_counts_filters_and_search(admin_client):
+    clean = SourceTenderFactory(title="Network switches")
+    dirty = SourceTenderFactory(
+        title="Lifts",
+        status=SourceTender.Status.DRAFT,
+        summary_en="Mail a@b.com or call +852 2345 6789",
+    )
+    response = admin_client.get(reverse(CHANGELIST))
+    assert response.status_code == 200
+    rows = {r.listing_id: r for r in response.context["cl"].result_list}
+    assert set(rows) == {clean.listing_id, dirty.listing_id}
+    html = response.content.decode()
+    assert re.search(rf"{dirty.listing_id}.*?<td class=\"field-findings_count\">2</td>", html, re.S)
+    assert re.search(rf"{clean.listing_id}.*?<td class=\"field-findings_count\">0</td>", html, re.S)
+    drafts = admin_client.get(reverse(CHANGELIST), {"status__exact": "draft"})
+    assert [r.pk for r in drafts.context["cl"].result_list] == [dirty.pk]
+    found = admin_client.get(reverse(CHANGELIST), {"q": "Harbour District"})
+    assert len(found.context["cl"].result_list) == 2
+
+
+def test_change_form_shows_private_and_public_side_by_side_with_findings(admin_client):
+    record = SourceTenderFactory(
+        status=SourceTender.Status.DRAFT, summary_en="Contact buyer@example.gov.hk for the notice."
+    )
+    response = admin_client.get(change_url(record))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'class="module aligned public-side"' in html and "private-side" in html
+    assert "1 finding(s)" in html and "e-mail address" in html
+    assert "Contact buyer@example.gov.hk for the notice." in html
+    assert 'value="Save and approve"' in html
+    assert "Withdraw from the current snapshot" not in html  # only for approved records
+    approved = admin_client.get(change_url(SourceTenderFactory())).content.decode()
+    assert "/admin/tenders/issue/withdraw/?id=AT-TEST-" in approved
+    assert "Never published" in html or "never published" in html
+
+
+def test_saving_cleans_html_and_warns_about_findings_on_a_draft(admin_client):
+    record = SourceTenderFactory(status=SourceTender.Status.DRAFT)
+    response = admin_client.post(
+        change_url(record),
+        form_data(record, summary_en="<p>Supply of switches.</p> Call 2345 6789&nbsp;today"),
+        follow=True,
+    )
+    assert response.status_code == 200
+    record.refresh_from_db()
+    assert record.summary_en == "Supply of switches. Call 2345 6789 today"
+    assert messages_of(response)[0] == (
+        "Saved with 1 finding(s): the gate will withhold this record until they are fixed."
+    )
+    assert LogEntry.objects.filter(object_id=str(record.pk)).count() == 1
+
+
+def test_an_approved_record_cannot_be_saved_with_findings(admin_client):
+    record = SourceTenderFactory()
+    before = record.summary_en
+    response = admin_client.post(
+        change_url(record), form_data(record, summary_en="Ask Harbour District Works Office.")
+    )
+    assert response.status_code == 200  # the form again, with the error on the field
+    errors = response.context["adminform"].form.errors
+    assert list(errors) == ["summary_en"]
+    assert errors["summary_en"][0].startswith("the buyer's name (or its acronym): Ask Harbour")
+    record.refresh_from_db()
+    assert record.summary_en == before and record.status == "approved"
+
+
+def test_live_findings_follow_the_form_as_typed(admin_client):
+    record = SourceTenderFactory(status=SourceTender.Status.DRAFT)
+    url = reverse("admin:tenders_sourcetender_findings", args=[record.pk])
+    response = admin_client.post(url, form_data(record, summary_zh="请致电 2345 6789 查询"))
+    assert response.status_code == 200
+    body = response.json()
+    assert [(f["kind"], f["field"]) for f in body["findings"]] == [("phone", "summary_zh")]
+    assert "1 finding(s)" in body["html"]
+    clean = admin_client.post(url, form_data(record)).json()
+    assert clean["findings"] == [] and "ready to approve" in clean["html"]
+    assert admin_client.get(url).status_code == 405
+    record.refresh_from_db()
+    assert record.summary_zh == "公营机构采购网络交换器及无线接入点。"  # nothing saved
+
+
+def test_findings_are_for_staff_only(client):
+    record = SourceTenderFactory()
+    url = reverse("admin:tenders_sourcetender_findings", args=[record.pk])
+    response = client.post(url, {"summary_en": "x"})
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_save_and_approve(admin_client):
+    clean = SourceTenderFactory(status=SourceTender.Status.DRAFT)
+    response = admin_client.post(
+        change_url(clean), {**form_data(clean), "_approve": "1"}, follow=True
+    )
+    assert "Approved 1 record(s)." in messages_of(response)
+    clean.refresh_from_db()
+    assert clean.status == "approved"
+    dirty = SourceTenderFactory(status=SourceTender.Status.DRAFT)
+    response = admin_client.post(
+        change_url(dirty),
+        {**form_data(dirty, summary_en="Closes 15 April 2026."), "_approve": "1"},
+        follow=True,
+    )
+    assert messages_of(response)[-1] == (
+        f"{dirty.listing_id} not approved: exact date in summary_en: Closes 15 April 2026."
+    )
+    dirty.refresh_from_db()
+    assert dirty.status == "draft" and dirty.summary_en == "Closes 15 April 2026."
+
+
+def _action(client, action, records, **extra):
+    return client.post(
+        reverse(CHANGELIST),
+        {"action": action, "_selected_action": [r.pk for r in records], **extra},
+        follow=True,
+    )
+
+
+def test_bulk_approve_and_check_actions(admin_client):
+    good = [SourceTenderFactory(status=SourceTender.Status.DRAFT) for _ in range(3)]
+    bad = SourceTenderFactory(status=SourceTender.Status.DRAFT, summary_en="See tender.gov.hk")
+    response = _action(admin_client, "approve_records", [*good, bad])
+    assert messages_of(response) == [
+        "Approved 3 record(s).",
+        f"{bad.listing_id} not approved: domain name in summary_en: See tender.gov.hk",
+    ]
+    assert SourceTender.objects.filter(status="approved").count() == 3
+    response = _action(admin_client, "check_records", [*good, bad])
+    assert messages_of(response) == [
+        "Checked 4 record(s): 3 clean, 1 with findings.",
+        f"{bad.listing_id} not clean: domain name in summary_en: See tender.gov.hk",
+    ]
+
+
+def test_withhold_action_asks_for_a_reason(admin_client):
+    records = [SourceTenderFactory(), SourceTenderFactory()]
+    page = _action(admin_client, "withhold_records", records)
+    assert page.status_code == 200 and b'name="reason"' in page.content
+    assert b"2 records selected" in page.content
+    empty = _action(admin_client, "withhold_records", records, apply="1", reason="   ")
+    assert empty.status_code == 200 and b"This field is required." in empty.content
+    assert not SourceTender.objects.filter(status="withheld").exists()
+    done = _action(admin_client, "withhold_records", records, apply="1", reason="Duplicate")
+    assert messages_of(done) == ["Withheld 2 record(s)."]
+    assert set(SourceTender.objects.values_list("status", "withheld_reason")) == {
+        ("withheld", "Duplicate")
+    }
+
+
+def test_draft_action_asks_for_the_need_and_reports(admin_client):
+    record = SourceTenderFactory(
+        status=SourceTender.Status.DRAFT, summary_en="", summary_zh="", summary_zht=""
+    )
+    page = _action(admin_client, "draft_summaries", [record])
+    assert page.status_code == 200 and b'name="need_en"' in page.content
+    refused = _action(
+        admin_client, "draft_summaries", [record], apply="1", need_en="See www.example.org"
+    )
+    assert b"The need must be generic" in refused.content
+    done = _action(
+        admin_client,
+        "draft_summaries",
+        [record],
+        apply="1",
+        need_en="Supply of routers",
+        need_zh="供应路由器",
+    )
+    assert messages_of(done) == ["Drafted summaries for 1 record(s); read them and approve."]
+    record.refresh_from_db()
+    assert record.summary_en.startswith("Supply of routers. A public-sector buyer in Hong Kong")
+    assert record.summary_zht == to_traditional(record.summary_zh)
+
+
+def test_preview_publish_and_history(admin_client, t0, monkeypatch):
+    SourceTenderFactory()
+    leak = SourceTenderFactory(summary_en="Write to a@b.org")
+    preview = admin_client.get(reverse("admin:tenders_issue_preview"))
+    html = preview.content.decode()
+    assert preview.status_code == 200
+    assert '<td id="count-published">1</td>' in html and '<td id="count-withheld">1</td>' in html
+    assert reverse("admin:tenders_sourcetender_change", args=[leak.pk]) in html
+    assert "email in summary_en: &#x27;Write to a@b.org&#x27;" in html
+    assert not Issue.objects.exists()
+
+    assert admin_client.get(reverse("admin:tenders_issue_publish")).status_code == 302
+    published = admin_client.post(reverse("admin:tenders_issue_publish"), follow=True)
+    issue = current_issue()
+    assert published.status_code == 200 and issue.rows_total == 1
+    assert f'<td id="snapshot-etag">{issue.snapshot_etag}</td>' in published.content.decode()
+
+    history = admin_client.get(reverse("admin:tenders_issue_changelist"))
+    assert history.status_code == 200 and issue.issue_id in history.content.decode()
+    detail = admin_client.get(reverse("admin:tenders_issue_change", args=[issue.pk]))
+    assert leak.listing_id in detail.content.decode()
+
+    def busy(**kwargs):
+        raise PublicationError("Another publication or withdrawal is running; try again.")
+
+    monkeypatch.setattr(curation, "publish_issue", busy)
+    refused = admin_client.post(reverse("admin:tenders_issue_publish"), follow=True)
+    assert messages_of(refused)[0] == (
+        "Not published: Another publication or withdrawal is running; try again."
+    )
+
+
+def test_withdraw_view_errors_are_messages_and_success_rotates_the_snapshot(admin_client, t0):
+    record = SourceTenderFactory()
+    url = reverse("admin:tenders_issue_withdraw")
+    assert admin_client.get(url).status_code == 200
+    nothing = admin_client.post(url, {"listing_id": record.listing_id, "reason": "leak"})
+    assert b"Nothing is published yet" in nothing.content
+    curation.issue_publish(user=None, now=t0)
+    before = current_issue()
+    bad = admin_client.post(url, {"listing_id": "not-an-id", "reason": "leak"})
+    assert bad.status_code == 200 and b"is not a listing id" in bad.content
+    done = admin_client.post(url, {"listing_id": record.listing_id, "reason": "leak"}, follow=True)
+    after = current_issue()
+    assert after.snapshot_etag != before.snapshot_etag and after.rows_total == 0
+    assert messages_of(done)[0].startswith(f"Withdrew {record.listing_id} from 2026-W48")
+
+
+def test_category_and_rate_forms(admin_client):
+    response = admin_client.post(
+        reverse("admin:tenders_category_add"),
+        {
+            "slug": "printing",
+            "name_en": "Printing",
+            "name_zh": "印刷服务",
+            "name_zht": "",
+            "position": 30,
+        },
+    )
+    assert response.status_code == 302
+    assert Category.objects.get(slug="printing").name_zht == "印刷服務"
+    bad = admin_client.post(
+        reverse("admin:tenders_currencyrate_add"), {"currency": "J1Y", "usd_per_unit": "0.0067"}
+    )
+    assert b"three-letter ISO 4217 code" in bad.content
+    ok = admin_client.post(
+        reverse("admin:tenders_currencyrate_add"), {"currency": "jpy", "usd_per_unit": "0.0067"}
+    )
+    assert ok.status_code == 302
+    assert CurrencyRate.objects.filter(currency="JPY").exists()
+    negative = admin_client.post(
+        reverse("admin:tenders_currencyrate_add"), {"currency": "CNY", "usd_per_unit": "-1"}
+    )
+    assert negative.status_code == 200 and not CurrencyRate.objects.filter(currency="CNY").exists()
+
+
+def test_records_are_never_deleted_from_the_admin(admin_client):
+    record = SourceTenderFactory()
+    response = admin_client.get(reverse("admin:tenders_sourcetender_delete", args=[record.pk]))
+    assert response.status_code == 403
+    assert SourceTender.objects.filter(pk=record.pk).exists()
+
+
+def test_a_record_can_be_added_in_the_admin(admin_client):
+    template = SourceTenderFactory.build(category=Category.objects.get(slug="it-hardware"))
+    response = admin_client.post(
+        reverse("admin:tenders_sourcetender_add"),
+        form_data(template, summary_en="Routers for <i>branch</i> offices.", currency="hkd"),
+        follow=True,
+    )
+    assert response.status_code == 200
+    record = SourceTender.objects.get()
+    assert (record.status, record.summary_en, record.currency) == (
+        "draft",
+        "Routers for branch offices.",
+        "HKD",
+    )
+    assert record.listing_id.startswith("AT-") and len(record.listing_id) == 13
+    half = admin_client.post(
+        reverse("admin:tenders_sourcetender_add"), form_data(template, amount="", currency="HKD")
+    )
+    assert half.status_code == 200
+    assert b"Give both an amount and its currency, or neither." in half.content
+    assert SourceTender.objects.count() == 1
+
+
+def test_publishing_and_withdrawing_need_the_add_issue_permission(client):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+
+    user = get_user_model().objects.create_user("reader", password="x", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="view_issue"))
+    client.force_login(user)
+    SourceTenderFactory()
+    assert client.get(reverse("admin:tenders_issue_preview")).status_code == 200
+    assert client.post(reverse("admin:tenders_issue_publish")).status_code == 403
+    assert client.get(reverse("admin:tenders_issue_withdraw")).status_code == 403
+    assert not Issue.objects.exists()

@@ -1,0 +1,200 @@
+"""End to end in a real browser: a curator fixes a leaking summary, approves, previews,
+publishes, finds the row in the public feed, then withdraws it.
+
+Drives the real admin on pytest-django's live server with Debian's Chromium through Playwright
+(``dev.py test`` installs Chromium when it is missing; without it this test fails, it never
+skips). Screenshots of the key pages go to ``test-artifacts/browser/``.
+
+The public side is checked through the flat file of the current snapshot, which every public
+surface serves from, and through the REST endpoints ``GET /api/v1/tenders`` and
+``GET /api/v1/tenders/{at_id}`` whenever they are routed (they are built on the REST branch).
+"""
+
+import gzip
+import json
+import secrets
+import urllib.error
+import urllib.request
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.storage import default_storage
+from django.db import connections
+from django.urls import Resolver404, resolve
+from django.utils import timezone
+
+from tenders.models import SourceTender
+from tenders.selectors import current_issue
+from tests.factories import SourceTenderFactory
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+LEAKING = "Supply of network switches. Contact buyer@example.gov.hk for the documents."
+FIXED = "Supply of network switches and wireless access points for a public body."
+
+pytestmark = pytest.mark.slow
+
+
+def _routed(path: str) -> bool:
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True
+
+
+def _get(url: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def _flat_file_rows() -> tuple[str, set[str]]:
+    issue = current_issue()
+    with default_storage.open(issue.flat_file) as fh:
+        document = json.loads(gzip.decompress(fh.read()))
+    return issue.snapshot_etag, {row["asaptic_id"] for row in document["rows"]}
+
+
+def _public_state(base_url: str, listing_id: str) -> tuple[str, bool]:
+    """(snapshot etag, whether the row is public), from the flat file and, when routed, REST."""
+    etag, ids = _flat_file_rows()
+    listed = listing_id in ids
+    if _routed("/api/v1/tenders"):
+        status, body = _get(f"{base_url}/api/v1/tenders?limit=200&closing_bucket=all")
+        assert status == 200, body
+        assert body["meta"]["snapshot_etag"] == etag
+        assert (listing_id in {row["asaptic_id"] for row in body["data"]}) == listed
+        status, body = _get(f"{base_url}/api/v1/tenders/{listing_id}")
+        if listed:
+            assert status == 200 and body["data"]["asaptic_id"] == listing_id
+            assert body["data"]["summary_en"] == FIXED
+        else:
+            assert status == 404 and body["error"]["code"] == "not_found", body
+    return etag, listed
+
+
+@pytest.fixture
+def browser_page(monkeypatch):
+    assert CHROMIUM.exists(), (
+        f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium); "
+        "`python3 dev.py test` does it when run as root."
+    )
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
+    # between browser steps are still plain synchronous calls.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    # The live server's request threads must not keep database connections open after each
+    # request, or the test database cannot be dropped at the end of the run.
+    monkeypatch.setitem(connections["default"].settings_dict, "CONN_MAX_AGE", 0)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(20_000)
+        try:
+            yield page
+        finally:
+            browser.close()
+            # ORM calls made while Playwright's loop runs get their own connection objects
+            # (asgiref's context-local storage): close them here, or they outlive the run.
+            connections.close_all()
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_page):
+    page = browser_page
+    password = secrets.token_urlsafe(16)
+    get_user_model().objects.create_superuser("curator", "curator@example.org", password)
+    record = SourceTenderFactory(
+        listing_id="AT-TEST-BR0WSERM01",
+        status=SourceTender.Status.DRAFT,
+        summary_en=LEAKING,
+        deadline=timezone.now() + timedelta(days=20),
+    )
+    base = live_server.url
+
+    # Log in.
+    page.goto(f"{base}/admin/")
+    page.fill("#id_username", "curator")
+    page.fill("#id_password", password)
+    shot(page, "01-login")
+    page.click("input[type=submit]")
+    page.wait_for_selector("#site-name")
+    assert "Tender feed: staff" in page.inner_text("#site-name")
+    shot(page, "02-index")
+
+    # The draft record shows its finding.
+    page.goto(f"{base}/admin/tenders/sourcetender/{record.pk}/change/")
+    panel = page.locator("#gate-findings")
+    assert "1 finding(s)" in panel.inner_text()
+    assert "e-mail address in summary_en" in panel.inner_text()
+    shot(page, "03-finding")
+
+    # Fix it: the findings update as the curator types.
+    page.fill("#id_summary_en", FIXED)
+    page.wait_for_function(
+        "document.getElementById('gate-findings').innerText.includes('ready to approve')"
+    )
+    shot(page, "04-fixed-live")
+
+    # Save and approve.
+    page.click("input[name=_approve]")
+    page.wait_for_selector("ul.messagelist")
+    assert "Approved 1 record(s)." in page.inner_text("ul.messagelist")
+    record.refresh_from_db()
+    assert (record.status, record.summary_en) == ("approved", FIXED)
+    shot(page, "05-approved")
+    page.goto(f"{base}/admin/tenders/sourcetender/")
+    assert page.inner_text(".field-findings_count") == "0"
+    assert page.inner_text(".field-status") == "Approved"
+    shot(page, "05b-records")
+
+    # Preview, then publish.
+    page.goto(f"{base}/admin/tenders/issue/preview/")
+    assert page.inner_text("#count-published") == "1"
+    assert page.inner_text("#count-new") == "1"
+    assert page.inner_text("#count-withheld") == "0"
+    shot(page, "06-preview")
+    page.click("input[name=publish]")
+    page.wait_for_selector("#snapshot-etag")
+    published_etag = page.inner_text("#snapshot-etag")
+    shot(page, "07-published")
+    etag, listed = _public_state(base, record.listing_id)
+    assert (etag, listed) == (published_etag, True)
+
+    # Withdraw it at once.
+    page.goto(f"{base}/admin/tenders/issue/withdraw/")
+    page.fill("#id_listing_id", record.listing_id)
+    page.fill("#id_reason", "Buyer named in an attachment")
+    shot(page, "08-withdraw-form")
+    page.click("input[type=submit][value='Withdraw now']")
+    page.wait_for_selector("ul.messagelist")
+    message = page.inner_text("ul.messagelist")
+    assert f"Withdrew {record.listing_id}" in message
+    shot(page, "09-withdrawn")
+    etag, listed = _public_state(base, record.listing_id)
+    assert listed is False and etag != published_etag
+    assert etag in message
+    record.refresh_from_db()
+    assert record.status == "withheld"
