@@ -250,3 +250,17 @@ TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEK
 TENDERS_PASSED_GRACE_DAYS = int(os.environ.get("TENDERS_PASSED_GRACE_DAYS", "28"))
 # Rows are read and written in batches of this size during publication.
 TENDERS_PUBLISH_BATCH = int(os.environ.get("TENDERS_PUBLISH_BATCH", "5000"))
+
+# --- Public REST contract (issue #3) ----------------------------------------------------------
+# JSON error bodies and CORS on the keyless paths (config.middleware), right after WhiteNoise.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
+    "config.middleware.PublicApiMiddleware",
+)
+REST_FRAMEWORK["EXCEPTION_HANDLER"] = "config.api.exception_handler"
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
+    "drf_spectacular.hooks.postprocess_schema_enums",
+    "tenders.api.openapi.add_components",
+]
+# Optional public address of the portal where approved counterparties sign in (access page).
+TENDERS_PORTAL_URL = os.environ.get("TENDERS_PORTAL_URL", "")

@@ -1,0 +1,885 @@
+"""The OpenAPI description of the feed's REST surface (operation by operation).
+
+The row schema is not restated here: ``add_components`` (a drf-spectacular postprocessing
+hook) embeds ``tenders/schemas/service.tender.v1.json`` and the schemas derived from it as
+components, and every response below refers to them by ``$ref``.
+"""
+
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+
+from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
+from tenders.contract import collapsed_row_schema, row_schema
+from tenders.filters import DEFAULT_LIMIT, MAX_LIMIT, MAX_Q
+from tenders.markets import MARKET_CODES
+from tenders.rows import LANGS, SCHEMA_NAME
+
+QUERY, PATH, HEADER = OpenApiParameter.QUERY, OpenApiParameter.PATH, OpenApiParameter.HEADER
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+# --- components -------------------------------------------------------------------------
+
+SNAPSHOT_META = {
+    "issue_id": {
+        "type": "string",
+        "pattern": r"^\d{4}-W\d{2}$",
+        "description": "The weekly issue: ISO week of publication, YYYY-Www.",
+        "examples": ["2026-W48"],
+    },
+    "generated": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When this snapshot was published (RFC 3339, UTC).",
+    },
+    "snapshot_etag": {
+        "type": "string",
+        "description": "Names this snapshot exactly; also the ETag header. It changes with every "
+        "publication, same-week republish or withdrawal.",
+    },
+    "access": {
+        "type": "string",
+        "const": "public",
+        "description": "Access tier of the response: public (keyless).",
+    },
+}
+LANG_META = {
+    "type": "string",
+    "enum": list(LANGS),
+    "description": "Present when lang was given: the language rows were collapsed to.",
+}
+
+
+def _object(properties: dict, required=None, description: str = "", **extra) -> dict:
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(properties) if required is None else required,
+        "properties": properties,
+    }
+    if description:
+        schema["description"] = description
+    schema.update(extra)
+    return schema
+
+
+def _row_or_collapsed() -> dict:
+    return {
+        "oneOf": [ref("TenderRow"), ref("TenderRowOneLanguage")],
+        "description": "A full row, or with lang a row collapsed to one language.",
+    }
+
+
+def _error(codes: list[str] | None = None, description: str = "") -> dict:
+    code = {"type": "string", "description": "Machine-readable error code."}
+    if codes:
+        code["enum"] = codes
+    return _object(
+        {
+            "error": _object(
+                {
+                    "code": code,
+                    "message": {
+                        "type": "string",
+                        "description": "What went wrong and what to do, for a person or a model.",
+                    },
+                    "param": {
+                        "type": "string",
+                        "description": "The parameter at fault, where there is one.",
+                    },
+                },
+                required=["code", "message"],
+            )
+        },
+        description=description,
+    )
+
+
+def _facet_group(key_name: str, values: list[str] | None, names: bool) -> dict:
+    item = {key_name: {"type": "string"}}
+    if values:
+        item[key_name]["enum"] = values
+    if names:
+        item.update(
+            name_en={"type": "string"}, name_zh={"type": "string"}, name_zht={"type": "string"}
+        )
+    item["count"] = {"type": "integer", "minimum": 0, "description": "Rows in this snapshot."}
+    return {"type": "array", "items": _object(item)}
+
+
+def components() -> dict:
+    row = {k: v for k, v in row_schema().items() if k not in ("$schema", "$id")}
+    row["externalDocs"] = {
+        "description": "The same schema as a JSON Schema file",
+        "url": "/schema/service.tender.v1.json",
+    }
+    list_meta = {
+        "total": {"type": "integer", "minimum": 0, "description": "Rows matching the query."},
+        "returned": {"type": "integer", "minimum": 0, "description": "Rows in this response."},
+        "next_cursor": {
+            "type": ["string", "null"],
+            "description": "Pass as cursor, with the same filters, for the next page; null on "
+            "the last page.",
+        },
+        **SNAPSHOT_META,
+        "lang": LANG_META,
+    }
+    one_meta = {**SNAPSHOT_META, "lang": LANG_META}
+    facets_meta = {
+        **SNAPSHOT_META,
+        "rows_total": {"type": "integer", "minimum": 0, "description": "Rows in the snapshot."},
+    }
+    return {
+        "TenderRow": row,
+        "TenderRowOneLanguage": collapsed_row_schema(),
+        "TenderList": _object(
+            {
+                "data": {"type": "array", "items": _row_or_collapsed()},
+                "meta": _object(list_meta, required=list(list_meta)[:-1]),
+            },
+            description="One page of the listing, ordered by sort_key.",
+        ),
+        "TenderOne": _object(
+            {"data": _row_or_collapsed(), "meta": _object(one_meta, required=list(SNAPSHOT_META))}
+        ),
+        "TenderFacets": _object(
+            {
+                "data": _object(
+                    {
+                        "markets": _facet_group("code", list(MARKET_CODES), names=True),
+                        "categories": _facet_group("slug", None, names=True),
+                        "closing_buckets": _facet_group("value", list(CLOSING_BUCKETS), False),
+                        "value_bands": _facet_group(
+                            "value", [*VALUE_BANDS, "unspecified"], names=False
+                        ),
+                    },
+                    description="Every value a list filter accepts, with its row count. Counts "
+                    "cover the whole snapshot, deadline_passed rows included.",
+                ),
+                "meta": _object(facets_meta),
+            }
+        ),
+        "FeedHealth": _object(
+            {
+                "status": {"type": "string", "enum": ["ok", "degraded", "unavailable"]},
+                "rows_total": {"type": "integer", "minimum": 0},
+                "issue_id": {"type": ["string", "null"], "pattern": r"^\d{4}-W\d{2}$"},
+                "generated": {"type": ["string", "null"], "format": "date-time"},
+                "feed_fresh": {
+                    "type": "boolean",
+                    "description": "True when the snapshot is at most 8 days old.",
+                },
+                "schema": {"type": "string", "const": SCHEMA_NAME},
+            },
+            description="ok: a current issue at most 8 days old; degraded: older; unavailable: "
+            "nothing published or the database does not answer (HTTP 503).",
+        ),
+        "FlatFile": _object(
+            {
+                "generated": SNAPSHOT_META["generated"],
+                "issue_id": SNAPSHOT_META["issue_id"],
+                "total": {"type": "integer", "minimum": 0, "description": "Rows in the file."},
+                "withheld": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Records eligible for this issue but held back.",
+                },
+                "rows": {"type": "array", "items": ref("TenderRow")},
+            },
+            description="Every row of the current snapshot in sort_key order, full rows only.",
+        ),
+        "Error": _error(),
+        "GatedError": {
+            **_error(["SPEC_CODED_GATED"]),
+            "required": ["error", "access_url"],
+            "properties": {
+                **_error()["properties"],
+                "access_url": {
+                    "type": "string",
+                    "format": "uri",
+                    "description": "Page explaining how to get access.",
+                },
+            },
+        },
+        **CAPABILITY_COMPONENTS,
+    }
+
+
+LANE = _object(
+    {
+        "id": {"type": "string", "description": "Stable lane id."},
+        "name": {"type": "string"},
+        "summary": {"type": "string"},
+        "sources": {"type": "string", "description": "Where supply comes from."},
+        "markets": {"type": "array", "items": {"type": "string"}, "description": "Market codes."},
+        "compliance": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Compliance item ids (see compliance).",
+        },
+        "page": {"type": "string", "format": "uri"},
+    }
+)
+CAPABILITY_COMPONENTS = {
+    "Lane": LANE,
+    "Capabilities": {
+        "type": "object",
+        "required": ["service", "lanes", "markets", "compliance", "engagement", "links"],
+        "properties": {
+            "service": {"type": "object"},
+            "lanes": {"type": "array", "items": {"$ref": "#/components/schemas/Lane"}},
+            "markets": {
+                "type": "array",
+                "items": _object(
+                    {
+                        "code": {"type": "string"},
+                        "name_en": {"type": "string"},
+                        "name_zh": {"type": "string"},
+                        "name_zht": {"type": "string"},
+                        "notes": {"type": "string"},
+                        "lanes": {"type": "array", "items": {"type": "string"}},
+                    }
+                ),
+            },
+            "compliance": {
+                "type": "array",
+                "items": _object(
+                    {
+                        "id": {"type": "string"},
+                        "name": {"type": "string"},
+                        "description": {"type": "string"},
+                        "markets": {"type": "array", "items": {"type": "string"}},
+                    }
+                ),
+            },
+            "engagement": {"$ref": "#/components/schemas/Engagement"},
+            "links": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    },
+    "Engagement": _object(
+        {
+            "model": {"type": "string", "const": "deposit-first"},
+            "name": {"type": "string"},
+            "summary": {"type": "string"},
+            "reply": _object(
+                {
+                    "within_hours": {"type": "integer", "minimum": 1},
+                    "promise": {"type": "string"},
+                    "note": {"type": "string"},
+                }
+            ),
+            "deposit": _object(
+                {
+                    "percent": {"type": "integer", "minimum": 1, "maximum": 100},
+                    "terms": {"type": "string"},
+                }
+            ),
+            "steps": {
+                "type": "array",
+                "items": _object(
+                    {
+                        "stage": {"type": "string"},
+                        "buyer_pays": {"type": "string"},
+                        "when": {"type": "string"},
+                        "buyer_gets": {"type": "string"},
+                    }
+                ),
+            },
+        },
+        description="How a buyer engages: what is paid when, what the buyer gets, how fast we "
+        "reply.",
+    ),
+}
+
+
+def add_components(result, generator, request, public):
+    """drf-spectacular postprocessing hook: named components and the document's front matter."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(components())
+    result["components"]["schemas"] = dict(sorted(schemas.items()))
+    result["info"]["description"] = API_DESCRIPTION
+    result["info"]["license"] = {"name": "Feed data: see /llms.txt for terms of reuse"}
+    result["tags"] = TAGS
+    result["externalDocs"] = {"description": "Guide for agents (llms.txt)", "url": "/llms.txt"}
+    return result
+
+
+API_DESCRIPTION = """\
+A keyless, sanitized, weekly feed of public-procurement opportunities in seven markets (HK, MO,
+SG, GB, EU, AU, CA), with summaries in English (en), Simplified Chinese (zh) and Traditional
+Chinese (zht). Buyer identity, reference numbers, exact deadlines, amounts and sources are
+withheld: rows carry buckets and bands instead.
+
+**Issues and snapshots.** The feed is published weekly; each publication is an issue
+(`issue_id` = ISO week, e.g. `2026-W48`) with an immutable snapshot named by `snapshot_etag`.
+A republish or an emergency withdrawal makes a new snapshot.
+
+**Paging.** Lists are ordered by `sort_key`. Pass `meta.next_cursor` back as `cursor` with the
+same filters; it is `null` on the last page. A cursor lives within one snapshot: after a
+republish it answers 409 `snapshot_changed` and you start again from the first page.
+
+**Errors** always have the body `{"error": {"code", "message", "param"?}}`: 400
+`invalid_parameter` (unknown parameter or bad value; `param` names it), 400 `invalid_cursor`,
+409 `snapshot_changed`, 404 `not_found`, 403 `SPEC_CODED_GATED` (adds `access_url`), 405
+`method_not_allowed`, 503 `unavailable`.
+
+**HTTP.** Listing, row, facets and the flat file carry `ETag` (the snapshot etag) and
+`Cache-Control: public, no-cache`; send `If-None-Match` for a 304. Health is `no-store`. Every
+keyless GET allows any origin (CORS).
+
+Also: the flat file of every row at `/tender/rows.json`, the row schema at
+`/schema/service.tender.v1.json`, an MCP tool server at `/mcp`, and a guide at `/llms.txt`.
+"""
+
+TAGS = [
+    {"name": "tenders", "description": "The listing feed: rows, facets, the flat file."},
+    {"name": "feed", "description": "Health of the feed."},
+    {"name": "access", "description": "The gated spec-coded tier."},
+    {"name": "sourcing", "description": "Sourcing lanes, markets, compliance, engagement."},
+]
+
+# --- parameters -------------------------------------------------------------------------
+
+
+def _list_param(name: str, description: str, values: list[str] | None = None):
+    item = {"type": "string"}
+    if values:
+        item["enum"] = values
+    return OpenApiParameter(
+        name,
+        {"type": "string", "minLength": 1},
+        QUERY,
+        description=description
+        + (f" Values: {', '.join(values)}." if values else "")
+        + " Comma-separated; a row matches any of the values.",
+    )
+
+
+LANG = OpenApiParameter(
+    "lang",
+    {"type": "string", "enum": list(LANGS)},
+    QUERY,
+    description="Collapse each row to one language: category becomes {name} and the three "
+    "summaries one summary; meta.lang echoes it.",
+)
+LIST_PARAMETERS = [
+    _list_param("market", "Market codes, any case.", list(MARKET_CODES)),
+    _list_param(
+        "category",
+        "Category slugs, or English (any case), Simplified or Traditional Chinese names, as "
+        "listed by /api/v1/tenders/facets. Names containing a comma need the slug.",
+    ),
+    _list_param(
+        "closing_bucket",
+        "Time left to the deadline at publication. Default: le_2w,2_4w,gt_4w (closed "
+        "listings are left out); all includes deadline_passed.",
+        [*CLOSING_BUCKETS, "all"],
+    ),
+    OpenApiParameter(
+        "new",
+        {"type": "boolean"},
+        QUERY,
+        description="true: only rows new in this issue; false: only rows carried over from "
+        "earlier issues. Accepts true/false (any case) or 1/0.",
+    ),
+    OpenApiParameter(
+        "lead_ok",
+        {"type": "boolean"},
+        QUERY,
+        description="Filter on lead_ok. Accepts true/false (any case) or 1/0.",
+    ),
+    _list_param(
+        "value_band",
+        "Estimated value in USD; unspecified matches rows without a band (value_band null).",
+        [*VALUE_BANDS, "unspecified"],
+    ),
+    OpenApiParameter(
+        "q",
+        {"type": "string", "minLength": 1, "maxLength": MAX_Q},
+        QUERY,
+        description="Case-insensitive substring search over the three summaries and the three "
+        "category names. Works for Chinese, including one- and two-character queries "
+        "(e.g. 医, 醫療). 1 to 200 characters; no control characters.",
+    ),
+    LANG,
+    OpenApiParameter(
+        "limit",
+        {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
+        QUERY,
+        description=f"Rows per page, 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT}). Larger values "
+        "are refused, not clamped.",
+    ),
+    OpenApiParameter(
+        "cursor",
+        {"type": "string", "minLength": 1},
+        QUERY,
+        description="meta.next_cursor of the previous page, unchanged. Send the same filters "
+        "with it (lang and limit may change).",
+    ),
+]
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    HEADER,
+    description="An ETag from an earlier response; 304 when the snapshot is unchanged.",
+)
+AT_ID = OpenApiParameter(
+    "at_id",
+    {"type": "string"},
+    PATH,
+    required=True,
+    description="Listing id (asaptic_id), AT- then 10 Crockford base32 characters.",
+    examples=[OpenApiExample("id", value="AT-7K2M9Q4XZC")],
+)
+
+
+def _response_headers(codes, *, cached=True, no_store=False, vary=False) -> list:
+    headers = [
+        OpenApiParameter(
+            "Access-Control-Allow-Origin",
+            {"type": "string", "const": "*"},
+            HEADER,
+            response=codes,
+            description="Any origin may read this keyless response.",
+        )
+    ]
+    if cached:
+        headers += [
+            OpenApiParameter(
+                "ETag",
+                str,
+                HEADER,
+                response=[c for c in codes if c in (200, 304)],
+                description='The snapshot etag, quoted: "<snapshot_etag>".',
+            ),
+            OpenApiParameter(
+                "Cache-Control",
+                {"type": "string", "const": "public, no-cache"},
+                HEADER,
+                response=[c for c in codes if c in (200, 304)],
+                description="Caches may store the response but must revalidate it.",
+            ),
+        ]
+    if no_store:
+        headers.append(
+            OpenApiParameter(
+                "Cache-Control",
+                {"type": "string", "const": "no-store"},
+                HEADER,
+                response=codes,
+                description="Never cached.",
+            )
+        )
+    if vary:
+        headers.append(
+            OpenApiParameter(
+                "Vary", {"type": "string", "const": "Accept-Encoding"}, HEADER, response=[200, 304]
+            )
+        )
+    return headers
+
+
+# --- examples ---------------------------------------------------------------------------
+
+ROW_EXAMPLE = {
+    "asaptic_id": "AT-7K2M9Q4XZC",
+    "market": "HK",
+    "category": {
+        "name_en": "Medical supplies and equipment",
+        "name_zh": "医疗用品及设备",
+        "name_zht": "醫療用品及設備",
+    },
+    "summary_en": "Supply of patient monitors. Open tender. Includes a warranty and "
+    "maintenance period. Contract term about 36 months.",
+    "summary_zh": "供应病人监察仪。公开招标。包括保用及维修保养期。合约期约36个月。",
+    "summary_zht": "供應病人監察儀。公開招標。包括保用及維修保養期。合約期約36個月。",
+    "value_band": "500k_2m",
+    "closing_bucket": "2_4w",
+    "lead_ok": True,
+    "new_this_issue": True,
+    "sort_key": "0a4f9c3e1b7d25686f0e3c9a1d4b7e2f5a8c0d3e6f9a2b5c8d1e4f7a0b3c6d9e",
+}
+ROW_EXAMPLE_ZHT = {
+    "asaptic_id": ROW_EXAMPLE["asaptic_id"],
+    "market": "HK",
+    "category": {"name": "醫療用品及設備"},
+    "summary": ROW_EXAMPLE["summary_zht"],
+    "value_band": "500k_2m",
+    "closing_bucket": "2_4w",
+    "lead_ok": True,
+    "new_this_issue": True,
+    "sort_key": ROW_EXAMPLE["sort_key"],
+}
+META_EXAMPLE = {
+    "issue_id": "2026-W48",
+    "generated": "2026-11-23T06:00:00Z",
+    "snapshot_etag": "3f1c9a7e52b04d6e8a1f0c2b9d7e6a54",
+    "access": "public",
+}
+
+
+def _example(name: str, value, status: int, summary: str = "") -> OpenApiExample:
+    return OpenApiExample(
+        name, value=value, status_codes=[status], response_only=True, summary=summary
+    )
+
+
+def _err(code: str, message: str, param: str | None = None, **extra) -> dict:
+    error = {"code": code, "message": message}
+    if param:
+        error["param"] = param
+    return {"error": error, **extra}
+
+
+UNAVAILABLE = OpenApiResponse(
+    ref("Error"),
+    description="unavailable: nothing is published yet, or the database does not answer.",
+    examples=[
+        _example(
+            "unavailable",
+            _err(
+                "unavailable",
+                "No issue of the feed is published yet; try again later "
+                "(GET /api/v1/health shows the feed's state).",
+            ),
+            503,
+        )
+    ],
+)
+NOT_MODIFIED = OpenApiResponse(description="Not modified: the snapshot is the one you have.")
+BAD_PARAMETER = _example(
+    "invalid_parameter",
+    _err(
+        "invalid_parameter",
+        "market 'XX' is not accepted; give one or more of HK, MO, SG, GB, EU, AU, CA "
+        "(any case), comma-separated.",
+        "market",
+    ),
+    400,
+    "A value outside the parameter's domain, or an unknown parameter",
+)
+
+# --- operations -------------------------------------------------------------------------
+
+LIST_TENDERS = dict(
+    operation_id="listTenders",
+    summary="List tenders",
+    description="One page of the current snapshot's rows, ordered by sort_key. Rows whose "
+    "deadline has passed are left out unless closing_bucket says otherwise. total counts "
+    "every matching row; follow meta.next_cursor for the next page. Cost does not grow with "
+    "page depth.",
+    tags=["tenders"],
+    parameters=[*LIST_PARAMETERS, IF_NONE_MATCH, *_response_headers([200, 304, 400, 409])],
+    responses={
+        200: OpenApiResponse(
+            ref("TenderList"),
+            description="A page of rows.",
+            examples=[
+                _example(
+                    "page",
+                    {
+                        "data": [ROW_EXAMPLE],
+                        "meta": {
+                            "total": 1342,
+                            "returned": 1,
+                            "next_cursor": "AQAAAAAAAAAMAAAFPiAzZjFjOWE3ZTUyYjA0ZDZl...",
+                            **META_EXAMPLE,
+                        },
+                    },
+                    200,
+                    "Full rows",
+                ),
+                _example(
+                    "page in one language",
+                    {
+                        "data": [ROW_EXAMPLE_ZHT],
+                        "meta": {
+                            "total": 1,
+                            "returned": 1,
+                            "next_cursor": None,
+                            **META_EXAMPLE,
+                            "lang": "zht",
+                        },
+                    },
+                    200,
+                    "lang=zht",
+                ),
+            ],
+        ),
+        304: NOT_MODIFIED,
+        400: OpenApiResponse(
+            ref("Error"),
+            description="invalid_parameter or invalid_cursor.",
+            examples=[
+                BAD_PARAMETER,
+                _example(
+                    "invalid_cursor",
+                    _err(
+                        "invalid_cursor",
+                        "This cursor belongs to other filters (market=HK&closing_bucket="
+                        "le_2w,2_4w,gt_4w). Send it with the same filters as the page that "
+                        "gave it, or leave cursor out to start again.",
+                        "cursor",
+                    ),
+                    400,
+                    "An altered cursor, or one sent with other filters",
+                ),
+            ],
+        ),
+        409: OpenApiResponse(
+            ref("Error"),
+            description="snapshot_changed: the feed was republished since the cursor was made.",
+            examples=[
+                _example(
+                    "snapshot_changed",
+                    _err(
+                        "snapshot_changed",
+                        "The feed was republished after this cursor was made (now issue "
+                        "2026-W48, snapshot 3f1c9a7e52b04d6e8a1f0c2b9d7e6a54). Start again "
+                        "from the first page without cursor.",
+                        "cursor",
+                    ),
+                    409,
+                )
+            ],
+        ),
+        503: UNAVAILABLE,
+    },
+)
+
+GET_TENDER = dict(
+    operation_id="getTender",
+    summary="Get one tender",
+    description="One row of the current snapshot. Every id that is not in it (malformed, "
+    "withheld, from an older issue, never issued) gets the same 404 body.",
+    tags=["tenders"],
+    parameters=[AT_ID, LANG, IF_NONE_MATCH, *_response_headers([200, 304, 400, 404])],
+    responses={
+        200: OpenApiResponse(
+            ref("TenderOne"),
+            description="The row.",
+            examples=[_example("row", {"data": ROW_EXAMPLE, "meta": META_EXAMPLE}, 200)],
+        ),
+        304: NOT_MODIFIED,
+        400: OpenApiResponse(
+            ref("Error"),
+            description="invalid_parameter (lang, or an unknown parameter).",
+            examples=[
+                _example(
+                    "invalid_parameter",
+                    _err("invalid_parameter", "lang must be one of en, zh, zht; got 'fr'.", "lang"),
+                    400,
+                )
+            ],
+        ),
+        404: OpenApiResponse(
+            ref("Error"),
+            description="not_found: identical for every absent id.",
+            examples=[
+                _example(
+                    "not_found",
+                    _err(
+                        "not_found",
+                        "No listing with this id in the current issue. Listing ids look like "
+                        "AT-7K2M9Q4XZC; rows come and go with each weekly issue, so list "
+                        "/api/v1/tenders for the current ones.",
+                    ),
+                    404,
+                )
+            ],
+        ),
+        503: UNAVAILABLE,
+    },
+)
+
+GET_FACETS = dict(
+    operation_id="getTenderFacets",
+    summary="Filter vocabulary and counts",
+    description="Markets, categories (slug and three names), closing buckets and value bands, "
+    "each with its row count in the current snapshot, computed at publication. The values "
+    "are exactly what the list filters accept. Takes no parameters.",
+    tags=["tenders"],
+    parameters=[IF_NONE_MATCH, *_response_headers([200, 304, 400])],
+    responses={
+        200: OpenApiResponse(
+            ref("TenderFacets"),
+            description="Facets.",
+            examples=[
+                _example(
+                    "facets",
+                    {
+                        "data": {
+                            "markets": [
+                                {
+                                    "code": "HK",
+                                    "name_en": "Hong Kong",
+                                    "name_zh": "香港",
+                                    "name_zht": "香港",
+                                    "count": 412,
+                                }
+                            ],
+                            "categories": [
+                                {
+                                    "slug": "medical-supplies",
+                                    "name_en": "Medical supplies and equipment",
+                                    "name_zh": "医疗用品及设备",
+                                    "name_zht": "醫療用品及設備",
+                                    "count": 97,
+                                }
+                            ],
+                            "closing_buckets": [{"value": "le_2w", "count": 310}],
+                            "value_bands": [{"value": "unspecified", "count": 402}],
+                        },
+                        "meta": {**META_EXAMPLE, "rows_total": 2000},
+                    },
+                    200,
+                    "Abridged: every group lists all its values",
+                )
+            ],
+        ),
+        304: NOT_MODIFIED,
+        400: OpenApiResponse(ref("Error"), description="invalid_parameter: it takes none."),
+        503: UNAVAILABLE,
+    },
+)
+
+GET_HEALTH = dict(
+    operation_id="getFeedHealth",
+    summary="Feed health",
+    description="Also at /healthz. 200 when ok or degraded, 503 when unavailable. Never cached; "
+    "answers even when the database is down.",
+    tags=["feed"],
+    parameters=_response_headers([200, 503], cached=False, no_store=True),
+    responses={
+        200: OpenApiResponse(
+            ref("FeedHealth"),
+            description="ok or degraded.",
+            examples=[
+                _example(
+                    "ok",
+                    {
+                        "status": "ok",
+                        "rows_total": 1342,
+                        "issue_id": "2026-W48",
+                        "generated": "2026-11-23T06:00:00Z",
+                        "feed_fresh": True,
+                        "schema": SCHEMA_NAME,
+                    },
+                    200,
+                )
+            ],
+        ),
+        503: OpenApiResponse(
+            ref("FeedHealth"),
+            description="unavailable.",
+            examples=[
+                _example(
+                    "unavailable",
+                    {
+                        "status": "unavailable",
+                        "rows_total": 0,
+                        "issue_id": None,
+                        "generated": None,
+                        "feed_fresh": False,
+                        "schema": SCHEMA_NAME,
+                    },
+                    503,
+                )
+            ],
+        ),
+    },
+)
+
+GET_HEALTH_ALIAS = {
+    **GET_HEALTH,
+    "operation_id": "getFeedHealthAlias",
+    "summary": "Feed health (alias)",
+    "description": "The same as getFeedHealth at /api/v1/health, for probes that expect /healthz.",
+}
+
+SPEC_CODED = dict(
+    operation_id="specCodedAccessPath",
+    summary="Spec-coded detail (gated)",
+    description="Field-level requirement detail beyond the public row is a private beta for "
+    "approved counterparties. Every call, for any id, answers 403 SPEC_CODED_GATED with an "
+    "access_url explaining the two ways in: a portal account, or the request_tender_access "
+    "tool on the MCP server at /mcp.",
+    tags=["access"],
+    parameters=[AT_ID, *_response_headers([403], cached=False)],
+    responses={
+        403: OpenApiResponse(
+            ref("GatedError"),
+            description="SPEC_CODED_GATED, always.",
+            examples=[
+                _example(
+                    "gated",
+                    _err(
+                        "SPEC_CODED_GATED",
+                        "Field-level detail (spec-coded packages) is gated: a private beta for "
+                        "approved counterparties. Ask for access with a portal account, or with "
+                        "the request_tender_access tool on the MCP server at /mcp; access_url "
+                        "explains both.",
+                        access_url="https://feed.example.com/access/",
+                    ),
+                    403,
+                )
+            ],
+        )
+    },
+)
+
+FLAT_FILE = dict(
+    operation_id="getFlatFile",
+    summary="Flat file of all rows",
+    description="Every row of the current snapshot in one JSON document, written once at "
+    "publication. Sent gzip-encoded (Content-Encoding: gzip) to clients that accept gzip, "
+    "else as plain JSON. Full rows only; the lang parameter does not apply.",
+    tags=["tenders"],
+    parameters=[IF_NONE_MATCH, *_response_headers([200, 304], vary=True)],
+    responses={
+        200: OpenApiResponse(
+            ref("FlatFile"),
+            description="The flat file.",
+            examples=[
+                _example(
+                    "file",
+                    {
+                        "generated": "2026-11-23T06:00:00Z",
+                        "issue_id": "2026-W48",
+                        "total": 1,
+                        "withheld": 3,
+                        "rows": [ROW_EXAMPLE],
+                    },
+                    200,
+                )
+            ],
+        ),
+        304: NOT_MODIFIED,
+        503: UNAVAILABLE,
+    },
+)
+
+GET_CAPABILITIES = dict(
+    operation_id="getCapabilities",
+    summary="Sourcing capabilities",
+    description="Sourcing lanes, the markets served, compliance checks and the deposit-first "
+    "engagement model (what is paid when, what the buyer gets, the reply promise), as staff "
+    "keep them. Requests for quote go to the submit_rfq tool on /mcp or POST /rfq.",
+    tags=["sourcing"],
+    parameters=[IF_NONE_MATCH, *_response_headers([200, 304])],
+    responses={200: ref("Capabilities"), 304: NOT_MODIFIED},
+)
+
+__all__ = [
+    "FLAT_FILE",
+    "GET_CAPABILITIES",
+    "GET_FACETS",
+    "GET_HEALTH",
+    "GET_HEALTH_ALIAS",
+    "GET_TENDER",
+    "LIST_TENDERS",
+    "SPEC_CODED",
+    "add_components",
+]
