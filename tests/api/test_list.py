@@ -94,7 +94,7 @@ CASES = {
 
 @pytest.mark.parametrize("params,keep", CASES.values(), ids=CASES.keys())
 def test_filters_select_exactly_the_matching_rows(client, feed, params, keep):
-    issue, rows = feed
+    _, rows = feed
     expected = [public(r) for r in rows if keep(r)]
     response = client.get(URL, {**params, "limit": 200})
     assert response.status_code == 200, response.json()
