@@ -229,12 +229,25 @@ def get_tender(at_id: str, *, lang: Any = None, issue: Issue | None = None) -> d
     return {"data": row, "meta": meta}
 
 
+# Facet groups and item keys in the order they are served (jsonb storage does not keep order).
+FACET_KEYS = {
+    "markets": ("code", "name_en", "name_zh", "name_zht", "count"),
+    "categories": ("slug", "name_en", "name_zh", "name_zht", "count"),
+    "closing_buckets": ("value", "count"),
+    "value_bands": ("value", "count"),
+}
+
+
 def tender_facets(*, issue: Issue | None = None) -> dict:
     """Vocabulary and counts of the current snapshot, as computed at its publication."""
     issue = issue or require_current_issue()
+    data = {
+        group: [{key: item[key] for key in keys} for item in issue.facets.get(group, ())]
+        for group, keys in FACET_KEYS.items()
+    }
     meta = snapshot_meta(issue)
     meta["rows_total"] = issue.rows_total
-    return {"data": issue.facets, "meta": meta}
+    return {"data": data, "meta": meta}
 
 
 def open_flat_file(issue: Issue):
