@@ -344,16 +344,17 @@ TAGS = [
 
 
 def _list_param(name: str, description: str, values: list[str] | None = None):
-    item = {"type": "string"}
+    # OpenAPI's own spelling of "comma-separated": an array in form style, not exploded.
+    item = {"type": "string", "minLength": 1}
     if values:
         item["enum"] = values
     return OpenApiParameter(
         name,
-        {"type": "string", "minLength": 1},
+        {"type": "array", "items": item, "minItems": 1},
         QUERY,
-        description=description
-        + (f" Values: {', '.join(values)}." if values else "")
-        + " Comma-separated; a row matches any of the values.",
+        style="form",
+        explode=False,
+        description=description + " Comma-separated; a row matches any of the values.",
     )
 
 
@@ -365,7 +366,7 @@ LANG = OpenApiParameter(
     "summaries one summary; meta.lang echoes it.",
 )
 LIST_PARAMETERS = [
-    _list_param("market", "Market codes, any case.", list(MARKET_CODES)),
+    _list_param("market", "Market codes (accepted in any case).", list(MARKET_CODES)),
     _list_param(
         "category",
         "Category slugs, or English (any case), Simplified or Traditional Chinese names, as "
@@ -373,8 +374,8 @@ LIST_PARAMETERS = [
     ),
     _list_param(
         "closing_bucket",
-        "Time left to the deadline at publication. Default: le_2w,2_4w,gt_4w (closed "
-        "listings are left out); all includes deadline_passed.",
+        "Time left to the deadline at publication (any case). Default: le_2w,2_4w,gt_4w "
+        "(closed listings are left out); all includes deadline_passed.",
         [*CLOSING_BUCKETS, "all"],
     ),
     OpenApiParameter(
@@ -392,7 +393,8 @@ LIST_PARAMETERS = [
     ),
     _list_param(
         "value_band",
-        "Estimated value in USD; unspecified matches rows without a band (value_band null).",
+        "Estimated value in USD (any case); unspecified matches rows without a band "
+        "(value_band null).",
         [*VALUE_BANDS, "unspecified"],
     ),
     OpenApiParameter(
@@ -549,6 +551,20 @@ UNAVAILABLE = OpenApiResponse(
     ],
 )
 NOT_MODIFIED = OpenApiResponse(description="Not modified: the snapshot is the one you have.")
+METHOD_NOT_ALLOWED = OpenApiResponse(
+    ref("Error"),
+    description="method_not_allowed: only GET, HEAD and OPTIONS; the Allow header lists them.",
+    examples=[
+        _example(
+            "method_not_allowed",
+            _err(
+                "method_not_allowed",
+                "Method POST is not allowed here; use GET, HEAD, OPTIONS.",
+            ),
+            405,
+        )
+    ],
+)
 BAD_PARAMETER = _example(
     "invalid_parameter",
     _err(
@@ -871,6 +887,10 @@ GET_CAPABILITIES = dict(
     parameters=[IF_NONE_MATCH, *_response_headers([200, 304])],
     responses={200: ref("Capabilities"), 304: NOT_MODIFIED},
 )
+
+for _operation in (LIST_TENDERS, GET_TENDER, GET_FACETS, GET_HEALTH, SPEC_CODED, FLAT_FILE):
+    _operation["responses"][405] = METHOD_NOT_ALLOWED
+GET_CAPABILITIES["responses"][405] = METHOD_NOT_ALLOWED
 
 __all__ = [
     "FLAT_FILE",

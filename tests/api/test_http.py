@@ -162,7 +162,7 @@ def test_openapi_is_valid_3_1_with_the_contract_operations(client):
     ]
     limit = next(p for p in listing["parameters"] if p["name"] == "limit")
     assert limit["schema"] == {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}
-    assert set(listing["responses"]) == {"200", "304", "400", "409", "503"}
+    assert set(listing["responses"]) == {"200", "304", "400", "405", "409", "503"}
     assert listing["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/TenderList"
     }
