@@ -260,7 +260,7 @@ MIDDLEWARE.insert(
 REST_FRAMEWORK["EXCEPTION_HANDLER"] = "config.api.exception_handler"
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     "drf_spectacular.hooks.postprocess_schema_enums",
-    "tenders.api.openapi.add_components",
+    "config.openapi.add_components",
 ]
 # Optional public address of the portal where approved counterparties sign in (access page).
 TENDERS_PORTAL_URL = os.environ.get("TENDERS_PORTAL_URL", "")

@@ -10,9 +10,8 @@ from rest_framework.response import Response
 
 from config.api import PublicView, base_url, cache_headers, etag_matches, not_modified
 from config.errors import ApiError
-from tenders.api import openapi
 
-from . import selectors
+from . import openapi, selectors
 
 
 class Capabilities(PublicView):

@@ -1,8 +1,9 @@
 """The OpenAPI description of the feed's REST surface (operation by operation).
 
-The row schema is not restated here: ``add_components`` (a drf-spectacular postprocessing
-hook) embeds ``tenders/schemas/service.tender.v1.json`` and the schemas derived from it as
-components, and every response below refers to them by ``$ref``.
+The row schema is not restated here: ``components()`` embeds
+``tenders/schemas/service.tender.v1.json`` and the schemas derived from it (the hook in
+``config.openapi`` adds them to the document), and every response below refers to them by
+``$ref``.
 """
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
@@ -52,7 +53,7 @@ LANG_META = {
 }
 
 
-def _object(properties: dict, required=None, description: str = "", **extra) -> dict:
+def object_schema(properties: dict, required=None, description: str = "", **extra) -> dict:
     schema = {
         "type": "object",
         "additionalProperties": False,
@@ -76,9 +77,9 @@ def _error(codes: list[str] | None = None, description: str = "") -> dict:
     code = {"type": "string", "description": "Machine-readable error code."}
     if codes:
         code["enum"] = codes
-    return _object(
+    return object_schema(
         {
-            "error": _object(
+            "error": object_schema(
                 {
                     "code": code,
                     "message": {
@@ -106,7 +107,7 @@ def _facet_group(key_name: str, values: list[str] | None, names: bool) -> dict:
             name_en={"type": "string"}, name_zh={"type": "string"}, name_zht={"type": "string"}
         )
     item["count"] = {"type": "integer", "minimum": 0, "description": "Rows in this snapshot."}
-    return {"type": "array", "items": _object(item)}
+    return {"type": "array", "items": object_schema(item)}
 
 
 def components() -> dict:
@@ -134,19 +135,22 @@ def components() -> dict:
     return {
         "TenderRow": row,
         "TenderRowOneLanguage": collapsed_row_schema(),
-        "TenderList": _object(
+        "TenderList": object_schema(
             {
                 "data": {"type": "array", "items": _row_or_collapsed()},
-                "meta": _object(list_meta, required=list(list_meta)[:-1]),
+                "meta": object_schema(list_meta, required=list(list_meta)[:-1]),
             },
             description="One page of the listing, ordered by sort_key.",
         ),
-        "TenderOne": _object(
-            {"data": _row_or_collapsed(), "meta": _object(one_meta, required=list(SNAPSHOT_META))}
-        ),
-        "TenderFacets": _object(
+        "TenderOne": object_schema(
             {
-                "data": _object(
+                "data": _row_or_collapsed(),
+                "meta": object_schema(one_meta, required=list(SNAPSHOT_META)),
+            }
+        ),
+        "TenderFacets": object_schema(
+            {
+                "data": object_schema(
                     {
                         "markets": _facet_group("code", list(MARKET_CODES), names=True),
                         "categories": _facet_group("slug", None, names=True),
@@ -158,10 +162,10 @@ def components() -> dict:
                     description="Every value a list filter accepts, with its row count. Counts "
                     "cover the whole snapshot, deadline_passed rows included.",
                 ),
-                "meta": _object(facets_meta),
+                "meta": object_schema(facets_meta),
             }
         ),
-        "FeedHealth": _object(
+        "FeedHealth": object_schema(
             {
                 "status": {"type": "string", "enum": ["ok", "degraded", "unavailable"]},
                 "rows_total": {"type": "integer", "minimum": 0},
@@ -176,7 +180,7 @@ def components() -> dict:
             description="ok: a current issue at most 8 days old; degraded: older; unavailable: "
             "nothing published or the database does not answer (HTTP 503).",
         ),
-        "FlatFile": _object(
+        "FlatFile": object_schema(
             {
                 "generated": SNAPSHOT_META["generated"],
                 "issue_id": SNAPSHOT_META["issue_id"],
@@ -203,142 +207,8 @@ def components() -> dict:
                 },
             },
         },
-        **CAPABILITY_COMPONENTS,
     }
 
-
-LANE = _object(
-    {
-        "id": {"type": "string", "description": "Stable lane id."},
-        "name": {"type": "string"},
-        "summary": {"type": "string"},
-        "sources": {"type": "string", "description": "Where supply comes from."},
-        "markets": {"type": "array", "items": {"type": "string"}, "description": "Market codes."},
-        "compliance": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": "Compliance item ids (see compliance).",
-        },
-        "page": {"type": "string", "format": "uri"},
-    }
-)
-CAPABILITY_COMPONENTS = {
-    "Lane": LANE,
-    "Capabilities": {
-        "type": "object",
-        "required": ["service", "lanes", "markets", "compliance", "engagement", "links"],
-        "properties": {
-            "service": {"type": "object"},
-            "lanes": {"type": "array", "items": {"$ref": "#/components/schemas/Lane"}},
-            "markets": {
-                "type": "array",
-                "items": _object(
-                    {
-                        "code": {"type": "string"},
-                        "name_en": {"type": "string"},
-                        "name_zh": {"type": "string"},
-                        "name_zht": {"type": "string"},
-                        "notes": {"type": "string"},
-                        "lanes": {"type": "array", "items": {"type": "string"}},
-                    }
-                ),
-            },
-            "compliance": {
-                "type": "array",
-                "items": _object(
-                    {
-                        "id": {"type": "string"},
-                        "name": {"type": "string"},
-                        "description": {"type": "string"},
-                        "markets": {"type": "array", "items": {"type": "string"}},
-                    }
-                ),
-            },
-            "engagement": {"$ref": "#/components/schemas/Engagement"},
-            "links": {"type": "object", "additionalProperties": {"type": "string"}},
-        },
-    },
-    "Engagement": _object(
-        {
-            "model": {"type": "string", "const": "deposit-first"},
-            "name": {"type": "string"},
-            "summary": {"type": "string"},
-            "reply": _object(
-                {
-                    "within_hours": {"type": "integer", "minimum": 1},
-                    "promise": {"type": "string"},
-                    "note": {"type": "string"},
-                }
-            ),
-            "deposit": _object(
-                {
-                    "percent": {"type": "integer", "minimum": 1, "maximum": 100},
-                    "terms": {"type": "string"},
-                }
-            ),
-            "steps": {
-                "type": "array",
-                "items": _object(
-                    {
-                        "stage": {"type": "string"},
-                        "buyer_pays": {"type": "string"},
-                        "when": {"type": "string"},
-                        "buyer_gets": {"type": "string"},
-                    }
-                ),
-            },
-        },
-        description="How a buyer engages: what is paid when, what the buyer gets, how fast we "
-        "reply.",
-    ),
-}
-
-
-def add_components(result, generator, request, public):
-    """drf-spectacular postprocessing hook: named components and the document's front matter."""
-    schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    schemas.update(components())
-    result["components"]["schemas"] = dict(sorted(schemas.items()))
-    result["info"]["description"] = API_DESCRIPTION
-    result["info"]["license"] = {"name": "Feed data: see /llms.txt for terms of reuse"}
-    result["tags"] = TAGS
-    result["externalDocs"] = {"description": "Guide for agents (llms.txt)", "url": "/llms.txt"}
-    return result
-
-
-API_DESCRIPTION = """\
-A keyless, sanitized, weekly feed of public-procurement opportunities in seven markets (HK, MO,
-SG, GB, EU, AU, CA), with summaries in English (en), Simplified Chinese (zh) and Traditional
-Chinese (zht). Buyer identity, reference numbers, exact deadlines, amounts and sources are
-withheld: rows carry buckets and bands instead.
-
-**Issues and snapshots.** The feed is published weekly; each publication is an issue
-(`issue_id` = ISO week, e.g. `2026-W48`) with an immutable snapshot named by `snapshot_etag`.
-A republish or an emergency withdrawal makes a new snapshot.
-
-**Paging.** Lists are ordered by `sort_key`. Pass `meta.next_cursor` back as `cursor` with the
-same filters; it is `null` on the last page. A cursor lives within one snapshot: after a
-republish it answers 409 `snapshot_changed` and you start again from the first page.
-
-**Errors** always have the body `{"error": {"code", "message", "param"?}}`: 400
-`invalid_parameter` (unknown parameter or bad value; `param` names it), 400 `invalid_cursor`,
-409 `snapshot_changed`, 404 `not_found`, 403 `SPEC_CODED_GATED` (adds `access_url`), 405
-`method_not_allowed`, 503 `unavailable`.
-
-**HTTP.** Listing, row, facets and the flat file carry `ETag` (the snapshot etag) and
-`Cache-Control: public, no-cache`; send `If-None-Match` for a 304. Health is `no-store`. Every
-keyless GET allows any origin (CORS).
-
-Also: the flat file of every row at `/tender/rows.json`, the row schema at
-`/schema/service.tender.v1.json`, an MCP tool server at `/mcp`, and a guide at `/llms.txt`.
-"""
-
-TAGS = [
-    {"name": "tenders", "description": "The listing feed: rows, facets, the flat file."},
-    {"name": "feed", "description": "Health of the feed."},
-    {"name": "access", "description": "The gated spec-coded tier."},
-    {"name": "sourcing", "description": "Sourcing lanes, markets, compliance, engagement."},
-]
 
 # --- parameters -------------------------------------------------------------------------
 
@@ -437,7 +307,7 @@ AT_ID = OpenApiParameter(
 )
 
 
-def _response_headers(codes, *, cached=True, no_store=False, vary=False) -> list:
+def response_headers(codes, *, cached=True, no_store=False, vary=False) -> list:
     headers = [
         OpenApiParameter(
             "Access-Control-Allow-Origin",
@@ -587,7 +457,7 @@ LIST_TENDERS = dict(
     "every matching row; follow meta.next_cursor for the next page. Cost does not grow with "
     "page depth.",
     tags=["tenders"],
-    parameters=[*LIST_PARAMETERS, IF_NONE_MATCH, *_response_headers([200, 304, 400, 409])],
+    parameters=[*LIST_PARAMETERS, IF_NONE_MATCH, *response_headers([200, 304, 400, 409])],
     responses={
         200: OpenApiResponse(
             ref("TenderList"),
@@ -671,7 +541,7 @@ GET_TENDER = dict(
     description="One row of the current snapshot. Every id that is not in it (malformed, "
     "withheld, from an older issue, never issued) gets the same 404 body.",
     tags=["tenders"],
-    parameters=[AT_ID, LANG, IF_NONE_MATCH, *_response_headers([200, 304, 400, 404])],
+    parameters=[AT_ID, LANG, IF_NONE_MATCH, *response_headers([200, 304, 400, 404])],
     responses={
         200: OpenApiResponse(
             ref("TenderOne"),
@@ -717,7 +587,7 @@ GET_FACETS = dict(
     "each with its row count in the current snapshot, computed at publication. The values "
     "are exactly what the list filters accept. Takes no parameters.",
     tags=["tenders"],
-    parameters=[IF_NONE_MATCH, *_response_headers([200, 304, 400])],
+    parameters=[IF_NONE_MATCH, *response_headers([200, 304, 400])],
     responses={
         200: OpenApiResponse(
             ref("TenderFacets"),
@@ -767,7 +637,7 @@ GET_HEALTH = dict(
     description="Also at /healthz. 200 when ok or degraded, 503 when unavailable. Never cached; "
     "answers even when the database is down.",
     tags=["feed"],
-    parameters=_response_headers([200, 503], cached=False, no_store=True),
+    parameters=response_headers([200, 503], cached=False, no_store=True),
     responses={
         200: OpenApiResponse(
             ref("FeedHealth"),
@@ -823,7 +693,7 @@ SPEC_CODED = dict(
     "access_url explaining the two ways in: a portal account, or the request_tender_access "
     "tool on the MCP server at /mcp.",
     tags=["access"],
-    parameters=[AT_ID, *_response_headers([403], cached=False)],
+    parameters=[AT_ID, *response_headers([403], cached=False)],
     responses={
         403: OpenApiResponse(
             ref("GatedError"),
@@ -853,7 +723,7 @@ FLAT_FILE = dict(
     "publication. Sent gzip-encoded (Content-Encoding: gzip) to clients that accept gzip, "
     "else as plain JSON. Full rows only; the lang parameter does not apply.",
     tags=["tenders"],
-    parameters=[IF_NONE_MATCH, *_response_headers([200, 304], vary=True)],
+    parameters=[IF_NONE_MATCH, *response_headers([200, 304], vary=True)],
     responses={
         200: OpenApiResponse(
             ref("FlatFile"),
@@ -877,29 +747,18 @@ FLAT_FILE = dict(
     },
 )
 
-GET_CAPABILITIES = dict(
-    operation_id="getCapabilities",
-    summary="Sourcing capabilities",
-    description="Sourcing lanes, the markets served, compliance checks and the deposit-first "
-    "engagement model (what is paid when, what the buyer gets, the reply promise), as staff "
-    "keep them. Requests for quote go to the submit_rfq tool on /mcp or POST /rfq.",
-    tags=["sourcing"],
-    parameters=[IF_NONE_MATCH, *_response_headers([200, 304])],
-    responses={200: ref("Capabilities"), 304: NOT_MODIFIED},
-)
-
 for _operation in (LIST_TENDERS, GET_TENDER, GET_FACETS, GET_HEALTH, SPEC_CODED, FLAT_FILE):
     _operation["responses"][405] = METHOD_NOT_ALLOWED
-GET_CAPABILITIES["responses"][405] = METHOD_NOT_ALLOWED
 
 __all__ = [
     "FLAT_FILE",
-    "GET_CAPABILITIES",
     "GET_FACETS",
     "GET_HEALTH",
     "GET_HEALTH_ALIAS",
     "GET_TENDER",
     "LIST_TENDERS",
+    "METHOD_NOT_ALLOWED",
+    "NOT_MODIFIED",
     "SPEC_CODED",
-    "add_components",
+    "components",
 ]
