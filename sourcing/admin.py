@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import models
 
 from .models import ComplianceItem, Engagement, EngagementStep, Lane, Market
 
@@ -21,6 +22,7 @@ class ComplianceItemAdmin(admin.ModelAdmin):
 
 @admin.register(Lane)
 class LaneAdmin(admin.ModelAdmin):
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_display = ["name", "slug", "position", "active"]
     list_editable = ["position", "active"]
     list_filter = ["active", "markets"]
