@@ -41,3 +41,14 @@ def test_a_published_partition_has_each_index_once_and_attached(feed):
         ),
         (f"{table}_trgm", " gin (search_text gin_trgm_ops)", "snapshotrow_search_trgm"),
     ]
+
+
+def test_the_search_column_keeps_a_finer_histogram(feed):
+    issue, _ = feed
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attstattarget FROM pg_attribute WHERE attrelid = %s::regclass "
+            "AND attname = 'search_text'",
+            [partitions.partition_name(issue.pk)],
+        )
+        assert cursor.fetchone() == (300,)
