@@ -25,7 +25,7 @@ from config.errors import ApiError
 from .buckets import CLOSING_BUCKETS, VALUE_BANDS
 from .markets import MARKET_CODES
 from .rows import LANGS
-from .search import contains_pattern, normalize
+from .search import contains_pattern, matches, normalize
 
 LIST_PARAMS = (
     "market",
@@ -141,7 +141,7 @@ class ListQuery:
         """Every filter, ``q`` included, on ``SnapshotRow``."""
         q = self.cell_filter()
         if self.q is not None:
-            q &= Q(search_text__contains=contains_pattern(self.q))
+            q &= matches(self.q)
         return q
 
 

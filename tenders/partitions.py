@@ -13,7 +13,6 @@ from django.db.migrations.operations import CreateModel
 
 PARENT = "tenders_snapshotrow"
 TRGM_INDEX = "snapshotrow_search_trgm"
-SEARCH_STATISTICS = 300
 
 
 def partition_name(issue_pk: int) -> str:
@@ -43,23 +42,12 @@ def index_and_attach(cursor, issue_pk: int) -> None:
     pk = int(issue_pk)
     cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
     cursor.execute(f"ALTER TABLE {name} ADD CONSTRAINT {name}_issue CHECK (issue_id = {pk})")
-    cursor.execute(f"ALTER TABLE {name} ADD PRIMARY KEY (issue_id, sort_key)")
-    # A constraint, not a bare unique index: ATTACH adopts only a constraint for the parent's
-    # unique constraint, and would otherwise build a second, duplicate index.
-    cursor.execute(
-        f"ALTER TABLE {name} ADD CONSTRAINT {name}_listing UNIQUE (issue_id, asaptic_id)"
-    )
-    cursor.execute(f"CREATE INDEX {name}_trgm ON {name} USING gin (search_text gin_trgm_ops)")
     for index_name, columns in model_indexes():
         cursor.execute(f"CREATE INDEX {name}_{index_name} ON {name} ({', '.join(columns)})")
+    cursor.execute(f"ALTER TABLE {name} ADD PRIMARY KEY (issue_id, sort_key)")
+    cursor.execute(f"CREATE UNIQUE INDEX {name}_listing ON {name} (issue_id, asaptic_id)")
+    cursor.execute(f"CREATE INDEX {name}_trgm ON {name} USING gin (search_text gin_trgm_ops)")
     cursor.execute(f"ALTER TABLE {PARENT} ATTACH PARTITION {name} FOR VALUES IN ({pk})")
-    # The planner estimates a q filter (LIKE '%...%') from this column's histogram. With the
-    # default 100 entries a term in 1% of rows often matches none of them, is estimated at a
-    # few rows, and gets a bitmap scan of all its matches instead of a walk in sort_key order
-    # that stops after one page; 300 entries estimate such terms well for ~1 ms of planning.
-    cursor.execute(
-        f"ALTER TABLE {name} ALTER COLUMN search_text SET STATISTICS {SEARCH_STATISTICS}"
-    )
     cursor.execute(f"ANALYZE {name}")
 
 

@@ -15,6 +15,8 @@ difference from a raw substring match: whitespace next to a CJK character is ign
 import re
 import unicodedata
 
+from django.db.models import Q
+
 # Han ideographs (with extension A and compatibility forms), kana, Hangul and CJK punctuation.
 _WIDE = (
     "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff"
@@ -53,3 +55,11 @@ def contains_pattern(query: str) -> str:
     if not core:
         return ""
     return (" " if is_wide(core[0]) else "") + core + (" " if is_wide(core[-1]) else "")
+
+
+def matches(query: str) -> Q:
+    """The filter for ``q`` on snapshot rows: the search column contains the query."""
+    pattern = contains_pattern(query)
+    if not pattern:
+        raise ValueError("empty search query")
+    return Q(search_text__contains=pattern)

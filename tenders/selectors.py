@@ -6,9 +6,10 @@ models: rows come from the current snapshot, totals from the counts written at p
 and the category vocabulary from the issue's facets.
 
 Cost per call is a small constant number of queries whatever the page size or depth: the
-current issue (1), the rows of the page by keyset (1), and on a first page that has a next
-page, the total (1; a sum over per-combination counts, or for ``q`` a count cached per
-snapshot and filters). Later pages take the total from the cursor.
+current issue, on a first page the total (a sum over the per-combination counts written at
+publication, or for ``q`` a count cached per snapshot and filters; later pages take it from the
+cursor), the planner settings for the page (see ``_read_page``) and the page itself, read by
+keyset on ``sort_key``.
 """
 
 import hashlib
@@ -21,13 +22,13 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.core.cache import cache
 from django.core.files.storage import default_storage
-from django.db import DatabaseError
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
 from config.errors import ApiError
 
-from . import cursors, ids
+from . import cursors, ids, partitions
 from .calendar import rfc3339
 from .filters import ListQuery, Vocabulary, parse_lang, parse_list_params
 from .models import Issue, IssueCount, SnapshotRow
@@ -139,15 +140,10 @@ def list_tenders(params: Mapping[str, Any], *, issue: Issue | None = None) -> di
 
 def run_list(plan: ListPlan) -> dict:
     issue, query = plan.issue, plan.query
-    rows = SnapshotRow.objects.filter(issue=issue).filter(query.row_filter())
-    if plan.after is not None:
-        rows = rows.filter(sort_key__gt=plan.after)
-    page = list(rows.order_by("sort_key").values_list(*ROW_COLUMNS)[: query.limit + 1])
+    total = plan.total if plan.total is not None else _count(issue, query)
+    page = _read_page(plan, total) if total else []
     more = len(page) > query.limit
     page = page[: query.limit]
-    total = plan.total
-    if total is None:
-        total = _count(issue, query) if more else len(page)
     data = [row_from_values(values) for values in page]
     if query.lang:
         data = [collapse(row, query.lang) for row in data]
@@ -167,6 +163,42 @@ def run_list(plan: ListPlan) -> dict:
     if query.lang:
         meta["lang"] = query.lang
     return {"data": data, "meta": meta}
+
+
+# How a page is read is decided from the exact number of matching rows, which we know (the
+# planner only estimates it, and for substring search its estimate is often off a hundredfold):
+# - a query matching at least WALK_SHARE of the snapshot walks the primary key in sort_key
+#   order and stops after one page: about 1/WALK_SHARE rows visited per row served;
+# - a rarer one collects its matches through the filter and search indexes and sorts them:
+#   at most WALK_SHARE of the snapshot, fewer on later pages.
+# Either way a page costs the same on page 1 as on page 1,000, whatever the planner guesses.
+WALK_SHARE = 0.01
+WALK = ("enable_bitmapscan", "enable_seqscan", "enable_sort")
+COLLECT = ("enable_indexscan", "enable_seqscan")
+
+
+def _read_page(plan: ListPlan, total: int) -> list[tuple]:
+    rows = SnapshotRow.objects.filter(issue=plan.issue).filter(plan.query.row_filter())
+    if plan.after is not None:
+        rows = rows.filter(sort_key__gt=plan.after)
+    page = rows.order_by("sort_key").values_list(*ROW_COLUMNS)[: plan.query.limit + 1]
+    if not partitions.is_postgres():
+        return list(page)
+    off = WALK if total >= WALK_SHARE * plan.issue.rows_total else COLLECT
+    enclosed = connection.in_atomic_block
+    # No savepoint: nothing here writes, and the settings are local to the transaction anyway;
+    # they are restored at once when the caller's transaction goes on.
+    with transaction.atomic(savepoint=False):
+        _planner(off, "off")
+        values = list(page)
+        if enclosed:
+            _planner(off, "on")
+    return values
+
+
+def _planner(names: tuple[str, ...], value: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(f"set_config('{n}', '{value}', true)" for n in names))
 
 
 def _count(issue: Issue, query: ListQuery) -> int:

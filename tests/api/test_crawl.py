@@ -3,6 +3,7 @@ and the cost of a page (constant in page size and depth)."""
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tenders import services
@@ -179,14 +180,15 @@ def test_a_page_costs_the_same_queries_for_1_and_200_rows(
     params = {"closing_bucket": "all"}
     cursors = {}
     for limit in (1, 200):
-        # current issue, the page (limit + 1 rows), the total (a sum over the counts)
-        with django_assert_num_queries(3):
+        # current issue, the total (a sum over the counts), planner settings, the page (limit
+        # + 1 rows), planner settings restored (the test runs inside a transaction)
+        with django_assert_num_queries(5):
             body = client.get(URL, {**params, "limit": limit}).json()
         assert body["meta"]["returned"] == limit and body["meta"]["total"] == 410
         cursors[limit] = body["meta"]["next_cursor"]
     for limit in (1, 200):
         # later pages take the total from the cursor
-        with django_assert_num_queries(2):
+        with django_assert_num_queries(4):
             body = client.get(URL, {**params, "limit": limit, "cursor": cursors[limit]}).json()
         assert body["meta"]["returned"] == limit and body["meta"]["total"] == 410
 
@@ -199,11 +201,11 @@ def test_a_search_page_costs_the_same_queries_for_1_and_200_rows(
     params = {"closing_bucket": "all", "q": "a"}
     for limit in (1, 200):
         cache.clear()
-        # current issue, the page, the count (then cached)
-        with django_assert_num_queries(3):
+        # current issue, the count (then cached), planner settings, the page, settings restored
+        with django_assert_num_queries(5):
             body = client.get(URL, {**params, "limit": limit}).json()
         assert body["meta"]["returned"] == limit and body["meta"]["total"] == 410
-        with django_assert_num_queries(2):
+        with django_assert_num_queries(4):
             client.get(URL, {**params, "limit": limit})
 
 
@@ -211,8 +213,6 @@ def test_a_search_total_is_counted_once_per_snapshot_and_filters(client, feed):
     """The shared cache (the database cache here) keeps the count for every later request."""
     cache.clear()
     params = {"q": "public", "closing_bucket": "all", "limit": 2}
-    from django.db import connection
-
     with CaptureQueriesContext(connection) as first:
         total = client.get(URL, params).json()["meta"]["total"]
     with CaptureQueriesContext(connection) as second:
@@ -222,7 +222,42 @@ def test_a_search_total_is_counted_once_per_snapshot_and_filters(client, feed):
     assert not [q for q in second.captured_queries if 'COUNT(*) AS "__count"' in q["sql"]]
 
 
-def test_a_short_first_page_needs_no_count(client, feed, django_assert_num_queries):
-    with django_assert_num_queries(2):
-        body = client.get(URL, {"q": "疫苗", "limit": 200}).json()
-    assert body["meta"]["total"] == body["meta"]["returned"] > 0
+def test_nothing_to_read_when_nothing_matches(client, feed, django_assert_num_queries):
+    with django_assert_num_queries(2):  # current issue, the total
+        body = client.get(URL, {"market": "MO", "category": "it-hardware", "new": "true"}).json()
+    assert body["data"] == [] and body["meta"]["total"] == 0
+
+
+WALK = (
+    "SELECT set_config('enable_bitmapscan', 'off', true), "
+    "set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true)"
+)
+COLLECT = (
+    "SELECT set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true)"
+)
+
+
+def test_the_exact_share_of_matches_decides_how_a_page_is_read(client, db, t0):
+    """1% of the snapshot or more: walk sort_key order. Less: collect the matches by index."""
+    make_records(t0, 410)
+    services.publish_issue(now=t0)
+    cases = [
+        ({"closing_bucket": "all"}, 410, WALK),
+        ({"q": "疫苗", "closing_bucket": "all"}, 102, WALK),
+        ({"market": "HK", "value_band": "unspecified", "closing_bucket": "all"}, 12, WALK),
+        ({"market": "HK", "category": "pharmaceuticals", "value_band": "gt_10m"}, 3, COLLECT),
+        (
+            {"q": "疫苗", "market": "SG", "value_band": "lt_500k", "closing_bucket": "all"},
+            3,
+            COLLECT,
+        ),
+    ]
+    for params, total, settings in cases:
+        with CaptureQueriesContext(connection) as queries:
+            body = client.get(URL, params).json()
+        assert body["meta"]["total"] == total, params
+        assert sum(q["sql"] == settings for q in queries.captured_queries) == 1, params
+        rows = client.get(URL, {**params, "limit": 200}).json()["data"]
+        assert len(rows) == min(total, 200) and [r["sort_key"] for r in rows] == sorted(
+            r["sort_key"] for r in rows
+        )
