@@ -73,7 +73,9 @@ def exception_handler(exc, context):
         body, status = error_body("not_found", "Nothing here."), 404
     elif isinstance(exc, (OperationalError, InterfaceError)):
         log.error("database unavailable: %s", exc)
-        body = error_body("unavailable", "The service cannot reach its database; try again soon.")
+        body = error_body(
+            "service_unavailable", "The service cannot reach its database; try again soon."
+        )
         status, headers = 503, {"Retry-After": "30"}
     elif isinstance(exc, exceptions.APIException):
         status = exc.status_code

@@ -38,7 +38,7 @@ republish it answers 409 `snapshot_changed` and you start again from the first p
 **Errors** always have the body `{"error": {"code", "message", "param"?}}`: 400
 `invalid_parameter` (unknown parameter or bad value; `param` names it), 400 `invalid_cursor`,
 409 `snapshot_changed`, 404 `not_found`, 403 `SPEC_CODED_GATED` (adds `access_url`), 405
-`method_not_allowed`, 503 `unavailable`.
+`method_not_allowed`, 503 `service_unavailable`.
 
 **HTTP.** Listing, row, facets and the flat file carry `ETag` (the snapshot etag) and
 `Cache-Control: public, no-cache`; send `If-None-Match` for a 304. Health is `no-store`. Every

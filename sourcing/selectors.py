@@ -1,9 +1,10 @@
 """Reads of the sourcing offer: plain dicts for the capabilities document and the MCP tools.
 
-``base_url`` (scheme and host, no trailing slash) makes links absolute; interfaces pass the
-public address they were reached at.
+``base_url`` (scheme and host) makes links absolute: interfaces pass the public address they
+were reached at; without it the ``PUBLIC_BASE_URL`` setting is used.
 """
 
+from django.conf import settings
 from django.db.models import Prefetch
 
 from config.errors import ApiError
@@ -16,6 +17,10 @@ SERVICE = {
     "seven markets, and a sourcing service that supplies buyers and bidders along the lanes "
     "below on a deposit-first basis.",
 }
+
+
+def _base(base_url: str | None) -> str:
+    return (base_url or settings.PUBLIC_BASE_URL).rstrip("/")
 
 
 def _lanes():
@@ -37,11 +42,12 @@ def _lane(lane: Lane, base_url: str) -> dict:
     }
 
 
-def list_lanes(*, base_url: str) -> list[dict]:
-    return [_lane(lane, base_url) for lane in _lanes()]
+def list_lanes(*, base_url: str | None = None) -> list[dict]:
+    base = _base(base_url)
+    return [_lane(lane, base) for lane in _lanes()]
 
 
-def get_lane(lane_id: str, *, base_url: str) -> dict:
+def get_lane(lane_id: str, *, base_url: str | None = None) -> dict:
     lane = _lanes().filter(slug=lane_id).first() if isinstance(lane_id, str) else None
     if lane is None:
         raise ApiError(
@@ -50,14 +56,16 @@ def get_lane(lane_id: str, *, base_url: str) -> dict:
             "No sourcing lane with this id; /agent/capabilities.json lists the lanes.",
             param="lane_id",
         )
-    return _lane(lane, base_url)
+    return _lane(lane, _base(base_url))
 
 
 def get_engagement() -> dict:
     """The deposit-first model: what is paid when, what the buyer gets, the reply promise."""
     engagement = Engagement.objects.prefetch_related("steps").order_by("pk").first()
     if engagement is None:
-        raise ApiError(503, "unavailable", "The engagement terms are being updated; try later.")
+        raise ApiError(
+            503, "service_unavailable", "The engagement terms are being updated; try later."
+        )
     hours = engagement.reply_within_hours
     return {
         "model": "deposit-first",
@@ -81,8 +89,9 @@ def get_engagement() -> dict:
     }
 
 
-def capabilities(*, base_url: str) -> dict:
+def capabilities(*, base_url: str | None = None) -> dict:
     """The capabilities document of ``/agent/capabilities.json``."""
+    base_url = _base(base_url)
     lanes = list_lanes(base_url=base_url)
     markets = Market.objects.filter(active=True)
     compliance = ComplianceItem.objects.filter(active=True).prefetch_related(

@@ -30,13 +30,14 @@ from config.errors import ApiError
 
 from . import cursors, ids, partitions
 from .calendar import rfc3339
-from .filters import ListQuery, Vocabulary, parse_lang, parse_list_params
+from .filters import ListQuery, Vocabulary, parse_list_params, parse_row_params
 from .models import Issue, IssueCount, SnapshotRow
 from .rows import ROW_COLUMNS, SCHEMA_NAME, collapse, row_from_values
 
 log = logging.getLogger(__name__)
 
 ACCESS = "public"
+ACCESS_PATH = "/access/"
 # Snapshots are immutable, so a cached count is right for as long as its snapshot lives.
 COUNT_CACHE_SECONDS = 14 * 24 * 3600
 NOT_FOUND_MESSAGE = (
@@ -60,7 +61,7 @@ def require_current_issue() -> Issue:
     if issue is None:
         raise ApiError(
             503,
-            "unavailable",
+            "service_unavailable",
             "No issue of the feed is published yet; try again later "
             "(GET /api/v1/health shows the feed's state).",
         )
@@ -247,9 +248,14 @@ def not_found() -> ApiError:
     return ApiError(404, "not_found", NOT_FOUND_MESSAGE)
 
 
-def get_tender(at_id: str, *, lang: Any = None, issue: Issue | None = None) -> dict:
-    """One row of the current snapshot as ``{data, meta}``; 404 ``not_found`` otherwise."""
-    lang = parse_lang(lang)
+def get_tender(
+    at_id: str, params: Mapping[str, Any] | None = None, *, issue: Issue | None = None
+) -> dict:
+    """One row of the current snapshot as ``{data, meta}``; 404 ``not_found`` otherwise.
+
+    ``params`` are the row's parameters (only ``lang``), as REST or a tool receives them.
+    """
+    lang = parse_row_params(params or {})
     issue = issue or require_current_issue()
     row = find_row(at_id, issue)
     if row is None:
@@ -289,12 +295,17 @@ def open_flat_file(issue: Issue):
     except (OSError, ValueError):
         log.exception("flat file %r of issue #%s is missing", issue.flat_file, issue.pk)
         raise ApiError(
-            503, "unavailable", "The flat file is not available right now; try again later."
+            503, "service_unavailable", "The flat file is not available right now; try again later."
         ) from None
 
 
-def spec_coded(at_id: str, *, access_url: str) -> NoReturn:
-    """Spec-coded detail: always gated, for every id, so the answer reveals nothing."""
+def spec_coded(at_id: str, *, base_url: str | None = None) -> NoReturn:
+    """Spec-coded detail: always gated, for every id, so the answer reveals nothing.
+
+    ``access_url`` is absolute: ``base_url`` (scheme and host the caller was reached at), else
+    the ``PUBLIC_BASE_URL`` setting.
+    """
+    access_url = f"{base_url or settings.PUBLIC_BASE_URL}{ACCESS_PATH}"
     raise ApiError(403, "SPEC_CODED_GATED", GATED_MESSAGE, extra={"access_url": access_url})
 
 

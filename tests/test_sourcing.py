@@ -74,7 +74,7 @@ def test_without_an_engagement_model_the_answer_is_unavailable():
     Engagement.objects.all().delete()
     with pytest.raises(ApiError) as error:
         selectors.get_engagement()
-    assert (error.value.status, error.value.code) == (503, "unavailable")
+    assert (error.value.status, error.value.code) == (503, "service_unavailable")
 
 
 def test_staff_keep_the_offer_in_the_admin(client):

@@ -407,12 +407,13 @@ def _err(code: str, message: str, param: str | None = None, **extra) -> dict:
 
 UNAVAILABLE = OpenApiResponse(
     ref("Error"),
-    description="unavailable: nothing is published yet, or the database does not answer.",
+    description="service_unavailable: nothing is published yet, or the database does not "
+    "answer (Retry-After is sent then).",
     examples=[
         _example(
-            "unavailable",
+            "service_unavailable",
             _err(
-                "unavailable",
+                "service_unavailable",
                 "No issue of the feed is published yet; try again later "
                 "(GET /api/v1/health shows the feed's state).",
             ),
@@ -632,10 +633,9 @@ GET_FACETS = dict(
 )
 
 GET_HEALTH = dict(
-    operation_id="getFeedHealth",
-    summary="Feed health",
-    description="Also at /healthz. 200 when ok or degraded, 503 when unavailable. Never cached; "
-    "answers even when the database is down.",
+    # operationId and summary per path: tenders.api.views.HealthSchema
+    description="At /api/v1/health and /healthz. 200 when ok or degraded, 503 when "
+    "unavailable. Never cached; answers even when the database is down.",
     tags=["feed"],
     parameters=response_headers([200, 503], cached=False, no_store=True),
     responses={
@@ -677,13 +677,6 @@ GET_HEALTH = dict(
         ),
     },
 )
-
-GET_HEALTH_ALIAS = {
-    **GET_HEALTH,
-    "operation_id": "getFeedHealthAlias",
-    "summary": "Feed health (alias)",
-    "description": "The same as getFeedHealth at /api/v1/health, for probes that expect /healthz.",
-}
 
 SPEC_CODED = dict(
     operation_id="specCodedAccessPath",
@@ -754,7 +747,6 @@ __all__ = [
     "FLAT_FILE",
     "GET_FACETS",
     "GET_HEALTH",
-    "GET_HEALTH_ALIAS",
     "GET_TENDER",
     "LIST_TENDERS",
     "METHOD_NOT_ALLOWED",

@@ -289,7 +289,7 @@ def test_before_the_first_issue_the_listing_is_unavailable(client, db):
     assert response.status_code == 503
     assert response.json() == {
         "error": {
-            "code": "unavailable",
+            "code": "service_unavailable",
             "message": "No issue of the feed is published yet; try again later "
             "(GET /api/v1/health shows the feed's state).",
         }

@@ -162,7 +162,7 @@ def test_health_answers_json_when_postgresql_is_unreachable(tmp_path):
         "application/json",
         {
             "error": {
-                "code": "unavailable",
+                "code": "service_unavailable",
                 "message": "The service cannot reach its database; try again soon.",
             }
         },
@@ -265,7 +265,7 @@ def test_flat_file_304_and_no_query_of_rows(client, feed, django_assert_num_quer
 def test_flat_file_before_the_first_issue(client, db):
     response = client.get("/tender/rows.json")
     assert response.status_code == 503
-    assert response.json()["error"]["code"] == "unavailable"
+    assert response.json()["error"]["code"] == "service_unavailable"
 
 
 # --- capabilities -----------------------------------------------------------------------
