@@ -241,16 +241,6 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# --- The feed -------------------------------------------------------------------------------
-# A feed older than this is "degraded" in the health record.
-TENDERS_FEED_FRESH_DAYS = 8
-# Published issues keep their rows this many weeks (new_this_issue and history need them).
-TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEKS", "8"))
-# Approved records whose deadline passed longer ago than this are no longer published.
-TENDERS_PASSED_GRACE_DAYS = int(os.environ.get("TENDERS_PASSED_GRACE_DAYS", "28"))
-# Rows are read and written in batches of this size during publication.
-TENDERS_PUBLISH_BATCH = int(os.environ.get("TENDERS_PUBLISH_BATCH", "5000"))
-
 # --- Public REST contract (issue #3) ----------------------------------------------------------
 # JSON error bodies and CORS on the keyless paths (config.middleware), right after WhiteNoise.
 MIDDLEWARE.insert(
@@ -264,3 +254,13 @@ SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
 ]
 # Optional public address of the portal where approved counterparties sign in (access page).
 TENDERS_PORTAL_URL = os.environ.get("TENDERS_PORTAL_URL", "")
+
+# --- The feed -------------------------------------------------------------------------------
+# A feed older than this is "degraded" in the health record.
+TENDERS_FEED_FRESH_DAYS = 8
+# Published issues keep their rows this many weeks (new_this_issue and history need them).
+TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEKS", "8"))
+# Approved records whose deadline passed longer ago than this are no longer published.
+TENDERS_PASSED_GRACE_DAYS = int(os.environ.get("TENDERS_PASSED_GRACE_DAYS", "28"))
+# Rows are read and written in batches of this size during publication.
+TENDERS_PUBLISH_BATCH = int(os.environ.get("TENDERS_PUBLISH_BATCH", "5000"))
