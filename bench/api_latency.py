@@ -163,6 +163,7 @@ def main() -> None:
         ("q=ultrasound (Latin, warm)", {"q": "ultrasound"}, False),
         ("q=疫苗 (two Chinese characters, cold)", {"q": "疫苗"}, True),
         ("q=疫苗 (two Chinese characters, warm)", {"q": "疫苗"}, False),
+        ("q=疫苗 page 100 (warm)", {"q": "疫苗", "cursor": cursor_at({"q": "疫苗"}, 4_950)}, False),
         ("q=醫 (one Chinese character, cold)", {"q": "醫"}, True),
         ("q=醫 (one Chinese character, warm)", {"q": "醫"}, False),
         ("q=ab (two Latin letters, cold)", {"q": "ab"}, True),
