@@ -173,9 +173,12 @@ def run_list(plan: ListPlan) -> dict:
 # - a rarer one collects its matches through the filter and search indexes and sorts them:
 #   at most WALK_SHARE of the snapshot, fewer on later pages.
 # Either way a page costs the same on page 1 as on page 1,000, whatever the planner guesses.
+# A page is a small read: JIT compilation and parallel workers (which a misestimate can
+# trigger) would cost more than they save.
 WALK_SHARE = 0.01
-WALK = ("enable_bitmapscan", "enable_seqscan", "enable_sort")
-COLLECT = ("enable_indexscan", "enable_seqscan")
+SMALL_READ = {"jit": "off", "max_parallel_workers_per_gather": "0"}
+WALK = {**SMALL_READ, "enable_bitmapscan": "off", "enable_seqscan": "off", "enable_sort": "off"}
+COLLECT = {**SMALL_READ, "enable_indexscan": "off", "enable_seqscan": "off"}
 
 
 def _read_page(plan: ListPlan, total: int) -> list[tuple]:
@@ -185,21 +188,22 @@ def _read_page(plan: ListPlan, total: int) -> list[tuple]:
     page = rows.order_by("sort_key").values_list(*ROW_COLUMNS)[: plan.query.limit + 1]
     if not partitions.is_postgres():
         return list(page)
-    off = WALK if total >= WALK_SHARE * plan.issue.rows_total else COLLECT
+    planner = WALK if total >= WALK_SHARE * plan.issue.rows_total else COLLECT
     enclosed = connection.in_atomic_block
-    # No savepoint: nothing here writes, and the settings are local to the transaction anyway;
-    # they are restored at once when the caller's transaction goes on.
-    with transaction.atomic(savepoint=False):
-        _planner(off, "off")
+    # The settings are local to the transaction; when it is the caller's and goes on, they are
+    # restored at once. No savepoint: nothing here writes.
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(planner)),
+            [item for pair in planner.items() for item in pair],
+        )
         values = list(page)
         if enclosed:
-            _planner(off, "on")
+            cursor.execute(
+                "SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name = ANY(%s)",
+                [list(planner)],
+            )
     return values
-
-
-def _planner(names: tuple[str, ...], value: str) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT " + ", ".join(f"set_config('{n}', '{value}', true)" for n in names))
 
 
 def _count(issue: Issue, query: ListQuery) -> int:
