@@ -243,6 +243,20 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# --- Public REST contract (issue #3) ----------------------------------------------------------
+# JSON error bodies and CORS on the keyless paths (config.middleware), right after WhiteNoise.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
+    "config.middleware.PublicApiMiddleware",
+)
+REST_FRAMEWORK["EXCEPTION_HANDLER"] = "config.api.exception_handler"
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
+    "drf_spectacular.hooks.postprocess_schema_enums",
+    "config.openapi.add_components",
+]
+# Optional public address of the portal where approved counterparties sign in (access page).
+TENDERS_PORTAL_URL = os.environ.get("TENDERS_PORTAL_URL", "")
+
 # --- The feed -------------------------------------------------------------------------------
 # A feed older than this is "degraded" in the health record.
 TENDERS_FEED_FRESH_DAYS = 8

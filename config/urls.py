@@ -1,7 +1,7 @@
 """Every public path in one list."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from mcp_server import views as mcp_views
 from rfq.api.views import SubmitRfqView
@@ -15,3 +15,6 @@ urlpatterns = [
     path("mcp", mcp_views.mcp_endpoint, name="mcp"),
     path(".well-known/mcp.json", mcp_views.well_known, name="mcp-well-known"),
 ]
+
+# --- Public REST contract (issue #3): listing, row, facets, flat file, capabilities, discovery
+urlpatterns += [path("", include("config.public_urls"))]

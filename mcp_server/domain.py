@@ -5,28 +5,36 @@ service that the REST surface calls: one implementation of listing, filtering, c
 intake and access requests. Imports are lazy so that loading the tool definitions (for
 ``tools/list`` and the discovery documents) never touches the database layer.
 
-Functions whose domain counterpart is not on this branch yet raise ``NotWired``; the tool
-then answers a tool error "not available yet", never a 500. Each such body is marked
-``WIRE(<branch>)`` with the call it expects, and is the only line to change when wiring.
 Errors from the domain arrive as ``config.errors.ApiError`` and become tool errors unchanged.
 """
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from config.errors import ApiError
 from rfq.clients import ClientInfo
 
-# Who is calling, set by the view for the span of one request: the intake services rate-limit
-# and record submissions per client, exactly as they do for POST /rfq.
-_caller: ContextVar[ClientInfo | None] = ContextVar("mcp_caller", default=None)
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling and where: the intake services rate-limit and record submissions per
+    client exactly as for POST /rfq, and links in answers are absolute on the address the
+    request reached."""
+
+    client: ClientInfo
+    base_url: str | None = None
+
+
+# Set by the view for the span of one request (one request per thread or task).
+_caller: ContextVar[Caller | None] = ContextVar("mcp_caller", default=None)
 
 
 @contextmanager
-def caller(client: ClientInfo) -> Iterator[None]:
-    token = _caller.set(client)
+def calling(caller: Caller) -> Iterator[None]:
+    token = _caller.set(caller)
     try:
         yield
     finally:
@@ -34,18 +42,16 @@ def caller(client: ClientInfo) -> Iterator[None]:
 
 
 def _client() -> ClientInfo:
-    return _caller.get() or ClientInfo(ip=None)
+    caller = _caller.get()
+    return caller.client if caller else ClientInfo(ip=None)
 
 
-class NotWired(Exception):
-    """The domain function behind a tool is not part of this build yet."""
+def _base_url() -> str | None:
+    caller = _caller.get()
+    return caller.base_url if caller else None
 
 
-def _not_wired(what: str) -> NoReturn:
-    raise NotWired(what)
-
-
-# --- tenders (branch rest) -------------------------------------------------------------------
+# --- tenders -------------------------------------------------------------------
 
 
 def list_tenders(query: Mapping[str, str]) -> dict:
@@ -56,8 +62,9 @@ def list_tenders(query: Mapping[str, str]) -> dict:
     same cursor tokens work on both surfaces. Raises ApiError 400 ``invalid_parameter`` /
     ``invalid_cursor`` (with ``param``) and 409 ``snapshot_changed``.
     """
-    # WIRE(rest): return <the selector GET /api/v1/tenders calls>(query)
-    _not_wired("list_tenders")
+    from tenders.selectors import list_tenders as list_page
+
+    return list_page(query)
 
 
 def get_tender(at_id: str, query: Mapping[str, str]) -> dict:
@@ -65,14 +72,16 @@ def get_tender(at_id: str, query: Mapping[str, str]) -> dict:
 
     Raises ApiError 404 ``not_found`` (identical for every absent id) or 400.
     """
-    # WIRE(rest): return <the selector GET /api/v1/tenders/{at_id} calls>(at_id, query)
-    _not_wired("get_tender")
+    from tenders.selectors import get_tender as one_row
+
+    return one_row(at_id, query)
 
 
 def tender_facets() -> dict:
     """``{data, meta}`` of ``GET /api/v1/tenders/facets``."""
-    # WIRE(rest): return <the selector GET /api/v1/tenders/facets calls>()
-    _not_wired("tender_facets")
+    from tenders.selectors import tender_facets as facets
+
+    return facets()
 
 
 def spec_coded(at_id: str) -> NoReturn:
@@ -81,11 +90,12 @@ def spec_coded(at_id: str) -> NoReturn:
     Expected: ApiError(403, "SPEC_CODED_GATED", message, extra={"access_url": <absolute URL>}),
     for every id, existing or not.
     """
-    # WIRE(rest): <the function the spec-coded view calls>(at_id)  # raises ApiError 403
-    _not_wired("get_spec_coded")
+    from tenders.selectors import spec_coded as gated
+
+    gated(at_id, base_url=_base_url())
 
 
-# --- RFQ intake and access requests (branch rfq) ---------------------------------------------
+# --- RFQ intake and access requests ---------------------------------------------
 
 
 def request_tender_access(
@@ -127,7 +137,7 @@ def submit_rfq(
     return receipt.as_dict()
 
 
-# --- sourcing lanes and engagement (branch rest: the data of /agent/capabilities.json) ---------
+# --- sourcing lanes and engagement (the data of /agent/capabilities.json) ---------
 
 
 def capabilities() -> dict[str, Any]:
@@ -136,8 +146,9 @@ def capabilities() -> dict[str, Any]:
     Expected to hold ``lanes`` (a list of Lane objects, spec 2.6: id, sources, markets,
     compliance, page) and ``engagement`` (the deposit-first engagement model, an object).
     """
-    # WIRE(rest): return <the function GET /agent/capabilities.json serves>()
-    _not_wired("capabilities")
+    from sourcing.selectors import capabilities as document
+
+    return document(base_url=_base_url())
 
 
 def sourcing_lanes(market: str | None) -> list[dict]:

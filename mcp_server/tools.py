@@ -191,11 +191,6 @@ class ToolRegistry:
             return error_result(exc.body())
         except ApiError as exc:
             return error_result(exc.body())
-        except domain.NotWired:
-            log.warning("MCP tool %s called but not wired to the domain yet", name)
-            return error_result(
-                error_body("not_available", f"{name} is not available yet on this server.")
-            )
         return {
             "content": [{"type": "text", "text": _text(structured)}],
             "structuredContent": structured,

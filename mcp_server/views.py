@@ -118,7 +118,8 @@ def _post(request: HttpRequest) -> HttpResponse:
     body = b"" if declared > limit else request.read(limit + 1)
     if declared > limit or len(body) > limit:
         return _error(413, f"Payload Too Large: the body is limited to {limit} bytes.")
-    with domain.caller(client_info(request)):
+    site = _endpoint_url(request).removesuffix(reverse("mcp"))
+    with domain.calling(domain.Caller(client_info(request), base_url=site)):
         reply = protocol().handle(body, request.headers)
     if reply.body is None:
         response = HttpResponse(status=reply.status)

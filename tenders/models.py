@@ -194,6 +194,18 @@ class Issue(models.Model):
         return f"{self.issue_id} ({self.get_state_display()}, {self.rows_total} rows)"
 
 
+CATEGORY_CELL = [
+    "issue",
+    "category_slug",
+    "market",
+    "value_band",
+    "closing_bucket",
+    "lead_ok",
+    "new_this_issue",
+]
+MARKET_CELL = ["issue", "market", "value_band", "closing_bucket", "lead_ok", "new_this_issue"]
+
+
 class SnapshotRow(models.Model):
     """One public row of one issue: the eleven public fields, plus the search column.
 
@@ -227,6 +239,14 @@ class SnapshotRow(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["issue", "asaptic_id"], name="snapshotrow_issue_id"),
+        ]
+        # Selective filter combinations: the planner reads the matching rows straight from
+        # these (then sorts the few it found) instead of walking sort_key order past rows that
+        # do not match. Every filter column is in the key, so non-matches never touch the heap.
+        # Unselective filters keep using the primary key (issue, sort_key) in order.
+        indexes = [
+            models.Index(fields=CATEGORY_CELL, name="snapshotrow_category_cell"),
+            models.Index(fields=MARKET_CELL, name="snapshotrow_market_cell"),
         ]
 
     def __str__(self) -> str:

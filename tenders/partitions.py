@@ -46,12 +46,29 @@ def index_and_attach(cursor, issue_pk: int) -> None:
     pk = int(issue_pk)
     cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
     cursor.execute(f"ALTER TABLE {name} ADD CONSTRAINT {name}_issue CHECK (issue_id = {pk})")
+    for index_name, columns in model_indexes():
+        cursor.execute(f"CREATE INDEX {name}_{index_name} ON {name} ({', '.join(columns)})")
     cursor.execute(f"ALTER TABLE {name} ADD PRIMARY KEY (issue_id, sort_key)")
-    cursor.execute(f"CREATE UNIQUE INDEX {name}_listing ON {name} (issue_id, asaptic_id)")
+    # A constraint (not a bare unique index) so ATTACH adopts it for the parent's constraint.
+    cursor.execute(
+        f"ALTER TABLE {name} ADD CONSTRAINT {name}_listing UNIQUE (issue_id, asaptic_id)"
+    )
     for suffix, method in SEARCH_INDEXES.items():
         cursor.execute(f"CREATE INDEX {name}_{suffix} ON {name} {method}")
     cursor.execute(f"ALTER TABLE {PARENT} ATTACH PARTITION {name} FOR VALUES IN ({pk})")
     cursor.execute(f"ANALYZE {name}")
+
+
+def model_indexes() -> list[tuple[str, list[str]]]:
+    """The plain indexes of ``SnapshotRow.Meta.indexes`` as (name, columns); each partition
+    builds its own copy before ATTACH, which then adopts it for the parent's index."""
+    from .models import SnapshotRow
+
+    meta = SnapshotRow._meta
+    return [
+        (index.name, [meta.get_field(field).column for field in index.fields])
+        for index in meta.indexes
+    ]
 
 
 def drop(cursor, issue_pk: int) -> None:

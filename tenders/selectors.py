@@ -1,19 +1,316 @@
-"""Reads of the public side. Public surfaces call these; nothing here touches private models."""
+"""Reads of the public side: the one implementation behind REST, the flat file and MCP tools.
 
+Every function here returns exactly the body a public surface serves (``{data, meta}``) or
+raises ``config.errors.ApiError``; interfaces only translate. Nothing here touches private
+models: rows come from the current snapshot, totals from the counts written at publication,
+and the category vocabulary from the issue's facets.
+
+Cost per call is a small constant number of queries whatever the page size or depth: the
+current issue, on a first page the total (a sum over the per-combination counts written at
+publication, or for ``q`` a count cached per snapshot and filters; later pages take it from the
+cursor), the planner settings for the page (see ``_read_page``) and the page itself, read by
+keyset on ``sort_key``.
+"""
+
+import hashlib
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, NoReturn
 
 from django.conf import settings
-from django.db import DatabaseError
+from django.core.cache import cache
+from django.core.files.storage import default_storage
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Sum
 from django.utils import timezone
 
+from config.errors import ApiError
+
+from . import cursors, ids, partitions
 from .calendar import rfc3339
-from .models import Issue
-from .rows import SCHEMA_NAME
+from .filters import ListQuery, Vocabulary, parse_list_params, parse_row_params
+from .models import Issue, IssueCount, SnapshotRow
+from .rows import ROW_COLUMNS, SCHEMA_NAME, collapse, row_from_values
+
+log = logging.getLogger(__name__)
+
+ACCESS = "public"
+ACCESS_PATH = "/access/"
+# Snapshots are immutable, so a cached count is right for as long as its snapshot lives.
+COUNT_CACHE_SECONDS = 14 * 24 * 3600
+NOT_FOUND_MESSAGE = (
+    "No listing with this id in the current issue. Listing ids look like AT-7K2M9Q4XZC; "
+    "rows come and go with each weekly issue, so list /api/v1/tenders for the current ones."
+)
+GATED_MESSAGE = (
+    "Field-level detail (spec-coded packages) is gated: a private beta for approved "
+    "counterparties. Ask for access with a portal account, or with the request_tender_access "
+    "tool on the MCP server at /mcp; access_url explains both."
+)
 
 
 def current_issue() -> Issue | None:
     """The issue every public surface serves, or None before the first publication."""
     return Issue.objects.filter(is_current=True).first()
+
+
+def require_current_issue() -> Issue:
+    issue = current_issue()
+    if issue is None:
+        raise ApiError(
+            503,
+            "service_unavailable",
+            "No issue of the feed is published yet; try again later "
+            "(GET /api/v1/health shows the feed's state).",
+        )
+    return issue
+
+
+def snapshot_meta(issue: Issue) -> dict:
+    return {
+        "issue_id": issue.issue_id,
+        "generated": rfc3339(issue.generated),
+        "snapshot_etag": issue.snapshot_etag,
+        "access": ACCESS,
+    }
+
+
+def vocabulary(issue: Issue) -> Vocabulary:
+    return Vocabulary.from_facets(issue.facets)
+
+
+# --- the listing ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListPlan:
+    """A validated listing request against one snapshot, ready to run."""
+
+    issue: Issue
+    query: ListQuery
+    after: str | None = None
+    total: int | None = None
+
+
+def plan_list(params: Mapping[str, Any], issue: Issue) -> ListPlan:
+    """Validate parameters and cursor against ``issue``; no database access.
+
+    Order of checks: parameters (400 invalid_parameter), the cursor's signature (400
+    invalid_cursor), its snapshot (409 snapshot_changed: whatever else is wrong, the client
+    must restart anyway), its filters (400 invalid_cursor).
+    """
+    query = parse_list_params(params, vocabulary(issue))
+    if query.cursor is None:
+        return ListPlan(issue, query)
+    try:
+        cursor = cursors.decode(query.cursor)
+    except cursors.CursorError:
+        raise ApiError(
+            400,
+            "invalid_cursor",
+            "cursor is not valid: it was altered, cut short or not made by this service. "
+            "Pass meta.next_cursor back unchanged, or leave cursor out to start again.",
+            param="cursor",
+        ) from None
+    if (cursor.issue_pk, cursor.snapshot_etag) != (issue.pk, issue.snapshot_etag):
+        raise ApiError(
+            409,
+            "snapshot_changed",
+            f"The feed was republished after this cursor was made (now issue {issue.issue_id}, "
+            f"snapshot {issue.snapshot_etag}). Start again from the first page without cursor.",
+            param="cursor",
+        )
+    if cursor.filters != query.filters_key():
+        raise ApiError(
+            400,
+            "invalid_cursor",
+            f"This cursor belongs to other filters ({cursor.filters}). Send it with the same "
+            "filters as the page that gave it, or leave cursor out to start again.",
+            param="cursor",
+        )
+    return ListPlan(issue, query, cursor.after, cursor.total)
+
+
+def list_tenders(params: Mapping[str, Any], *, issue: Issue | None = None) -> dict:
+    """One page of the listing: ``{data, meta}`` exactly as REST and the MCP tool serve it."""
+    issue = issue or require_current_issue()
+    return run_list(plan_list(params, issue))
+
+
+def run_list(plan: ListPlan) -> dict:
+    issue, query = plan.issue, plan.query
+    total = plan.total if plan.total is not None else _count(issue, query)
+    page = _read_page(plan, total) if total else []
+    more = len(page) > query.limit
+    page = page[: query.limit]
+    data = [row_from_values(values) for values in page]
+    if query.lang:
+        data = [collapse(row, query.lang) for row in data]
+    next_cursor = None
+    if more:
+        next_cursor = cursors.encode(
+            cursors.Cursor(
+                issue_pk=issue.pk,
+                snapshot_etag=issue.snapshot_etag,
+                filters=query.filters_key(),
+                after=page[-1][ROW_COLUMNS.index("sort_key")],
+                total=total,
+            )
+        )
+    meta = {"total": total, "returned": len(data), "next_cursor": next_cursor}
+    meta.update(snapshot_meta(issue))
+    if query.lang:
+        meta["lang"] = query.lang
+    return {"data": data, "meta": meta}
+
+
+# How a page is read is decided from the exact number of matching rows, which we know (the
+# planner only estimates it, and for substring search its estimate is often off a hundredfold):
+# - a query matching at least WALK_SHARE of the snapshot walks the primary key in sort_key
+#   order and stops after one page: about 1/WALK_SHARE rows visited per row served;
+# - a rarer one collects its matches through the filter and search indexes and sorts them:
+#   at most WALK_SHARE of the snapshot, fewer on later pages.
+# Either way a page costs the same on page 1 as on page 1,000, whatever the planner guesses.
+# A page is a small read: JIT compilation and parallel workers (which a misestimate can
+# trigger) would cost more than they save.
+WALK_SHARE = 0.01
+SMALL_READ = {"jit": "off", "max_parallel_workers_per_gather": "0"}
+WALK = {**SMALL_READ, "enable_bitmapscan": "off", "enable_seqscan": "off", "enable_sort": "off"}
+COLLECT = {**SMALL_READ, "enable_indexscan": "off", "enable_seqscan": "off"}
+
+
+def _read_page(plan: ListPlan, total: int) -> list[tuple]:
+    rows = SnapshotRow.objects.filter(issue=plan.issue).filter(plan.query.row_filter())
+    if plan.after is not None:
+        rows = rows.filter(sort_key__gt=plan.after)
+    page = rows.order_by("sort_key").values_list(*ROW_COLUMNS)[: plan.query.limit + 1]
+    if not partitions.is_postgres():
+        return list(page)
+    planner = WALK if total >= WALK_SHARE * plan.issue.rows_total else COLLECT
+    enclosed = connection.in_atomic_block
+    # The settings are local to the transaction; when it is the caller's and goes on, they are
+    # restored at once. No savepoint: nothing here writes.
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(planner)),
+            [item for pair in planner.items() for item in pair],
+        )
+        values = list(page)
+        if enclosed:
+            cursor.execute(
+                "SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name = ANY(%s)",
+                [list(planner)],
+            )
+    return values
+
+
+def _count(issue: Issue, query: ListQuery) -> int:
+    if query.q is None:
+        cells = IssueCount.objects.filter(issue=issue).filter(query.cell_filter())
+        return cells.aggregate(n=Sum("rows"))["n"] or 0
+    digest = hashlib.sha256(query.filters_key().encode()).hexdigest()[:32]
+    key = f"tenders:q-total:{issue.snapshot_etag}:{digest}"
+    total = _cache_get(key)
+    if total is None:
+        total = SnapshotRow.objects.filter(issue=issue).filter(query.row_filter()).count()
+        _cache_set(key, total)
+    return total
+
+
+def _cache_get(key: str) -> int | None:
+    # The cache only saves work: if it is down, count again rather than fail the request.
+    try:
+        return cache.get(key)
+    except Exception:
+        log.warning("count cache unavailable (get %s)", key, exc_info=True)
+        return None
+
+
+def _cache_set(key: str, value: int) -> None:
+    try:
+        cache.set(key, value, COUNT_CACHE_SECONDS)
+    except Exception:
+        log.warning("count cache unavailable (set %s)", key, exc_info=True)
+
+
+# --- one row, facets, the flat file, the gated tier -------------------------------------
+
+
+def find_row(at_id: str, issue: Issue) -> dict | None:
+    if not ids.is_listing_id(at_id):
+        return None
+    values = list(
+        SnapshotRow.objects.filter(issue=issue, asaptic_id=at_id).values_list(*ROW_COLUMNS)[:1]
+    )
+    return row_from_values(values[0]) if values else None
+
+
+def not_found() -> ApiError:
+    """The one 404 of a row: the same bytes for every absent id, whatever the reason."""
+    return ApiError(404, "not_found", NOT_FOUND_MESSAGE)
+
+
+def get_tender(
+    at_id: str, params: Mapping[str, Any] | None = None, *, issue: Issue | None = None
+) -> dict:
+    """One row of the current snapshot as ``{data, meta}``; 404 ``not_found`` otherwise.
+
+    ``params`` are the row's parameters (only ``lang``), as REST or a tool receives them.
+    """
+    lang = parse_row_params(params or {})
+    issue = issue or require_current_issue()
+    row = find_row(at_id, issue)
+    if row is None:
+        raise not_found()
+    meta = snapshot_meta(issue)
+    if lang:
+        row = collapse(row, lang)
+        meta["lang"] = lang
+    return {"data": row, "meta": meta}
+
+
+# Facet groups and item keys in the order they are served (jsonb storage does not keep order).
+FACET_KEYS = {
+    "markets": ("code", "name_en", "name_zh", "name_zht", "count"),
+    "categories": ("slug", "name_en", "name_zh", "name_zht", "count"),
+    "closing_buckets": ("value", "count"),
+    "value_bands": ("value", "count"),
+}
+
+
+def tender_facets(*, issue: Issue | None = None) -> dict:
+    """Vocabulary and counts of the current snapshot, as computed at its publication."""
+    issue = issue or require_current_issue()
+    data = {
+        group: [{key: item[key] for key in keys} for item in issue.facets.get(group, ())]
+        for group, keys in FACET_KEYS.items()
+    }
+    meta = snapshot_meta(issue)
+    meta["rows_total"] = issue.rows_total
+    return {"data": data, "meta": meta}
+
+
+def open_flat_file(issue: Issue):
+    """The stored gzip of the issue's flat file, opened for streaming."""
+    try:
+        return default_storage.open(issue.flat_file, "rb")
+    except (OSError, ValueError):
+        log.exception("flat file %r of issue #%s is missing", issue.flat_file, issue.pk)
+        raise ApiError(
+            503, "service_unavailable", "The flat file is not available right now; try again later."
+        ) from None
+
+
+def spec_coded(at_id: str, *, base_url: str | None = None) -> NoReturn:
+    """Spec-coded detail: always gated, for every id, so the answer reveals nothing.
+
+    ``access_url`` is absolute: ``base_url`` (scheme and host the caller was reached at), else
+    the ``PUBLIC_BASE_URL`` setting.
+    """
+    access_url = f"{base_url or settings.PUBLIC_BASE_URL}{ACCESS_PATH}"
+    raise ApiError(403, "SPEC_CODED_GATED", GATED_MESSAGE, extra={"access_url": access_url})
 
 
 def feed_health(now: datetime | None = None) -> dict:
@@ -30,6 +327,7 @@ def feed_health(now: datetime | None = None) -> dict:
     try:
         issue = current_issue()
     except DatabaseError:
+        log.warning("health: the database does not answer", exc_info=True)
         return record
     if issue is None:
         return record

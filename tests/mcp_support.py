@@ -19,11 +19,6 @@ TOOL_NAMES = [
     "get_engagement",
 ]
 
-# Tools whose mcp_server/domain.py function still raises NotWired on this branch. The tests
-# assert the "not available yet" answer for these and the real behaviour for every other
-# tool: remove a name here when its domain function is wired (after merging rest and rfq).
-NOT_WIRED_YET = frozenset(TOOL_NAMES) - {"submit_rfq", "request_tender_access"}
-
 MODERN = "2026-07-28"
 META = {
     "io.modelcontextprotocol/protocolVersion": MODERN,

@@ -24,7 +24,7 @@ from tenders import services
 from tenders.models import SnapshotRow
 from tenders.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
-from tests.mcp_support import NOT_WIRED_YET, TOOL_NAMES
+from tests.mcp_support import TOOL_NAMES
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -79,15 +79,7 @@ def test_the_sdk_connects_lists_the_nine_tools_and_calls_each(live_server, feed,
             for name, arguments in await _arguments_for_every_tool(client, feed):
                 result = await client.call_tool(name, arguments)
                 results[name] = result
-                if name in NOT_WIRED_YET:
-                    assert result.is_error is True
-                    assert text_of(result) == {
-                        "error": {
-                            "code": "not_available",
-                            "message": f"{name} is not available yet on this server.",
-                        }
-                    }
-                elif name == "get_spec_coded":
+                if name == "get_spec_coded":
                     gated = text_of(result)
                     assert result.is_error is True and gated["error"]["code"] == "SPEC_CODED_GATED"
                     assert gated["access_url"].startswith("http")
@@ -102,10 +94,8 @@ def test_the_sdk_connects_lists_the_nine_tools_and_calls_each(live_server, feed,
 
 
 async def _arguments_for_every_tool(client, feed: list[str]) -> list[tuple[str, dict]]:
-    lane_id = "lane-unknown"
-    if "list_sourcing_lanes" not in NOT_WIRED_YET:
-        lanes = await client.call_tool("list_sourcing_lanes", {})
-        lane_id = lanes.structured_content["data"][0]["id"]
+    lanes = await client.call_tool("list_sourcing_lanes", {})
+    lane_id = lanes.structured_content["data"][0]["id"]
     return [
         ("list_tenders", {"market": ["HK", "SG"], "limit": 2}),
         ("get_tender", {"at_id": feed[0], "lang": "zht"}),
@@ -132,16 +122,6 @@ async def _arguments_for_every_tool(client, feed: list[str]) -> list[tuple[str, 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_the_sdk_pages_through_list_tenders_with_cursors(live_server, feed, mode):
-    if "list_tenders" in NOT_WIRED_YET:
-        # Until branch rest is merged the paging path is covered by the test below with a
-        # test-only list tool over the same schemas; this asserts the stub answer meanwhile.
-        async def stub():
-            async with Client(live_server.url + "/mcp", mode=mode) as client:
-                return await client.call_tool("list_tenders", {"limit": 2})
-
-        assert text_of(run(stub()))["error"]["code"] == "not_available"
-        return
-
     async def pages():
         async with Client(live_server.url + "/mcp", mode=mode) as client:
             await client.list_tools()

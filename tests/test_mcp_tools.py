@@ -12,7 +12,7 @@ from tenders import services
 from tenders.models import SnapshotRow
 from tenders.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
-from tests.mcp_support import NOT_WIRED_YET, TOOL_NAMES
+from tests.mcp_support import TOOL_NAMES
 
 # Arguments that pass each tool's input schema, for calls that must reach the domain.
 VALID_ARGUMENTS = {
@@ -127,17 +127,6 @@ def test_required_arguments_are_named(name, missing):
             "param": missing,
         }
     }
-
-
-@pytest.mark.parametrize("name", sorted(NOT_WIRED_YET))
-def test_a_tool_not_wired_yet_answers_not_available(name, caplog):
-    assert error_of(call(name, VALID_ARGUMENTS[name])) == {
-        "error": {
-            "code": "not_available",
-            "message": f"{name} is not available yet on this server.",
-        }
-    }
-    assert f"MCP tool {name} called but not wired" in caplog.text
 
 
 # --- output schemas against real rows ---------------------------------------------------------
@@ -268,14 +257,11 @@ def test_get_lane_capability_and_engagement(capabilities):
     assert call("get_engagement", {})["structuredContent"] == {"data": CAPABILITIES["engagement"]}
 
 
-# --- one implementation: the tool and REST answer alike (runs once list_tenders is wired) ------
+# --- one implementation: the tool and REST answer alike ------
 
 
 @pytest.mark.django_db
 def test_list_tenders_and_rest_return_identical_data(client, t0):
-    if "list_tenders" in NOT_WIRED_YET:
-        assert error_of(call("list_tenders", {"market": "HK"}))["error"]["code"] == "not_available"
-        return
     for market in ("HK", "HK", "SG", "SG", "GB"):
         SourceTenderFactory(market=market)
     services.publish_issue(now=t0)

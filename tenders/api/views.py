@@ -1,15 +1,142 @@
-"""Public HTTP views of the feed. Thin: they call selectors and shape responses."""
+"""Public HTTP views of the feed. Thin: translate HTTP to selector calls, add headers.
 
-from django.http import JsonResponse
-from django.views.decorators.http import require_GET
+The bodies come from ``tenders.selectors`` (the MCP tools call the same functions); the
+OpenAPI description of each operation lives in ``tenders.api.openapi``.
+"""
 
-from tenders.selectors import feed_health
+import gzip
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import extend_schema
+from rest_framework.response import Response
+
+from config.api import (
+    NO_STORE,
+    PublicView,
+    base_url,
+    cache_headers,
+    etag_matches,
+    not_modified,
+    query_params,
+)
+from tenders import selectors
+from tenders.filters import check_params
+
+from . import openapi
+
+CHUNK = 64 * 1024
 
 
-@require_GET
-def health(request):
-    record = feed_health()
-    response = JsonResponse(record, status=503 if record["status"] == "unavailable" else 200)
-    response["Cache-Control"] = "no-store"
-    response["Access-Control-Allow-Origin"] = "*"
-    return response
+def snapshot_response(body: dict, etag: str) -> Response:
+    return cache_headers(Response(body), etag)
+
+
+class TenderList(PublicView):
+    @extend_schema(**openapi.LIST_TENDERS)
+    def get(self, request):
+        params = query_params(request)
+        issue = selectors.require_current_issue()
+        if etag_matches(request, issue.snapshot_etag):
+            selectors.plan_list(params, issue)  # a bad request is an error even when cached
+            return not_modified(issue.snapshot_etag)
+        return snapshot_response(selectors.list_tenders(params, issue=issue), issue.snapshot_etag)
+
+
+class TenderDetail(PublicView):
+    @extend_schema(**openapi.GET_TENDER)
+    def get(self, request, at_id: str):
+        issue = selectors.require_current_issue()
+        body = selectors.get_tender(at_id, query_params(request), issue=issue)
+        if etag_matches(request, issue.snapshot_etag):
+            return not_modified(issue.snapshot_etag)
+        return snapshot_response(body, issue.snapshot_etag)
+
+
+class TenderFacets(PublicView):
+    @extend_schema(**openapi.GET_FACETS)
+    def get(self, request):
+        check_params(query_params(request), ())
+        issue = selectors.require_current_issue()
+        if etag_matches(request, issue.snapshot_etag):
+            return not_modified(issue.snapshot_etag)
+        return snapshot_response(selectors.tender_facets(issue=issue), issue.snapshot_etag)
+
+
+class HealthSchema(AutoSchema):
+    """/api/v1/health and its alias /healthz are one view; each path keeps its operationId."""
+
+    def get_operation_id(self):
+        return "getFeedHealthAlias" if self.path == "/healthz" else "getFeedHealth"
+
+    def get_summary(self):
+        return "Feed health (alias)" if self.path == "/healthz" else "Feed health"
+
+
+class FeedHealth(PublicView):
+    schema = HealthSchema()
+
+    @extend_schema(**openapi.GET_HEALTH)
+    def get(self, request):
+        record = selectors.feed_health()
+        status = 503 if record["status"] == "unavailable" else 200
+        return cache_headers(Response(record, status=status), None, NO_STORE)
+
+
+health = FeedHealth.as_view()
+
+
+class SpecCoded(PublicView):
+    @extend_schema(**openapi.SPEC_CODED)
+    def get(self, request, at_id: str):
+        selectors.spec_coded(at_id, base_url=base_url(request))
+
+
+class FlatFile(PublicView):
+    """The stored gzip, sent as is to clients that accept gzip, else inflated as it streams."""
+
+    @extend_schema(**openapi.FLAT_FILE)
+    def get(self, request):
+        issue = selectors.require_current_issue()
+        etag = issue.snapshot_etag
+        if etag_matches(request, etag):
+            return not_modified(etag, vary="Accept-Encoding")
+        handle = selectors.open_flat_file(issue)
+        if accepts_gzip(request.headers.get("Accept-Encoding", "")):
+            response = StreamingHttpResponse(_chunks(handle), content_type="application/json")
+            response["Content-Encoding"] = "gzip"
+            response["Content-Length"] = str(issue.flat_file_bytes)
+        else:
+            inflated = gzip.GzipFile(fileobj=handle, mode="rb")
+            response = StreamingHttpResponse(_chunks(inflated), content_type="application/json")
+        response["Vary"] = "Accept-Encoding"
+        return cache_headers(response, etag)
+
+
+def _chunks(handle):
+    try:
+        while chunk := handle.read(CHUNK):
+            yield chunk
+    finally:
+        handle.close()
+
+
+def accepts_gzip(header: str) -> bool:
+    """Whether an Accept-Encoding header admits gzip (an explicit q=0 refuses it)."""
+    star = None
+    for part in header.split(","):
+        name, *params = (p.strip() for p in part.split(";"))
+        quality = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        name = name.lower()
+        if name in ("gzip", "x-gzip"):
+            return quality > 0
+        if name == "*":
+            star = quality
+    return bool(star and star > 0)

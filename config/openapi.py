@@ -1,0 +1,56 @@
+"""The front matter of the OpenAPI document and the hook that adds named components.
+
+Each app describes its own operations next to its views (``tenders.api.openapi``,
+``sourcing.openapi``); this drf-spectacular postprocessing hook adds their component schemas
+and the document-wide description, tags and links.
+"""
+
+from sourcing.openapi import components as sourcing_components
+from tenders.api.openapi import components as tender_components
+
+
+def add_components(result, generator, request, public):
+    """drf-spectacular postprocessing hook: named components and the document's front matter."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(tender_components())
+    schemas.update(sourcing_components())
+    result["components"]["schemas"] = dict(sorted(schemas.items()))
+    result["info"]["description"] = API_DESCRIPTION
+    result["tags"] = TAGS
+    result["externalDocs"] = {"description": "Guide for agents (llms.txt)", "url": "/llms.txt"}
+    return result
+
+
+API_DESCRIPTION = """\
+A keyless, sanitized, weekly feed of public-procurement opportunities in seven markets (HK, MO,
+SG, GB, EU, AU, CA), with summaries in English (en), Simplified Chinese (zh) and Traditional
+Chinese (zht). Buyer identity, reference numbers, exact deadlines, amounts and sources are
+withheld: rows carry buckets and bands instead.
+
+**Issues and snapshots.** The feed is published weekly; each publication is an issue
+(`issue_id` = ISO week, e.g. `2026-W48`) with an immutable snapshot named by `snapshot_etag`.
+A republish or an emergency withdrawal makes a new snapshot.
+
+**Paging.** Lists are ordered by `sort_key`. Pass `meta.next_cursor` back as `cursor` with the
+same filters; it is `null` on the last page. A cursor lives within one snapshot: after a
+republish it answers 409 `snapshot_changed` and you start again from the first page.
+
+**Errors** always have the body `{"error": {"code", "message", "param"?}}`: 400
+`invalid_parameter` (unknown parameter or bad value; `param` names it), 400 `invalid_cursor`,
+409 `snapshot_changed`, 404 `not_found`, 403 `SPEC_CODED_GATED` (adds `access_url`), 405
+`method_not_allowed`, 503 `service_unavailable`.
+
+**HTTP.** Listing, row, facets and the flat file carry `ETag` (the snapshot etag) and
+`Cache-Control: public, no-cache`; send `If-None-Match` for a 304. Health is `no-store`. Every
+keyless GET allows any origin (CORS).
+
+Also: the flat file of every row at `/tender/rows.json`, the row schema at
+`/schema/service.tender.v1.json`, an MCP tool server at `/mcp`, and a guide at `/llms.txt`.
+"""
+
+TAGS = [
+    {"name": "tenders", "description": "The listing feed: rows, facets, the flat file."},
+    {"name": "feed", "description": "Health of the feed."},
+    {"name": "access", "description": "The gated spec-coded tier."},
+    {"name": "sourcing", "description": "Sourcing lanes, markets, compliance, engagement."},
+]

@@ -1,0 +1,26 @@
+"""The keyless public surface: the REST contract, the flat file, capabilities and discovery.
+
+Included at the root by ``config.urls`` (the health paths are listed there).
+"""
+
+from django.urls import path
+
+from config import discovery
+from sourcing import views as sourcing_views
+from tenders.api import views as tender_views
+
+urlpatterns = [
+    path("api/v1/tenders", tender_views.TenderList.as_view(), name="tender-list"),
+    path("api/v1/tenders/facets", tender_views.TenderFacets.as_view(), name="tender-facets"),
+    # <path:> so that every absent id, even one with a slash, gets the same 404 body.
+    path("api/v1/tenders/<path:at_id>", tender_views.TenderDetail.as_view(), name="tender"),
+    path("api/v1/spec-coded/<path:at_id>", tender_views.SpecCoded.as_view(), name="spec-coded"),
+    path("tender/rows.json", tender_views.FlatFile.as_view(), name="flat-file"),
+    path("agent/capabilities.json", sourcing_views.Capabilities.as_view(), name="capabilities"),
+    path("lanes/<slug:lane_id>/", sourcing_views.lane_page, name="lane"),
+    path("access/", discovery.access_page, name="access"),
+    path("openapi.json", discovery.openapi_json, name="openapi"),
+    path("api/docs/", discovery.ApiDocs.as_view(), name="api-docs"),
+    path("llms.txt", discovery.llms_txt, name="llms-txt"),
+    path("schema/<str:name>", discovery.json_schema, name="json-schema"),
+]

@@ -1,0 +1,164 @@
+"""The filter contract as pure functions: typed (MCP) and text (REST) values alike."""
+
+import pytest
+from django.db.models import Q
+
+from config.errors import ApiError
+from tenders.filters import (
+    DEFAULT_LIMIT,
+    ListQuery,
+    Vocabulary,
+    check_params,
+    parse_lang,
+    parse_list_params,
+    parse_row_params,
+)
+from tenders.search import matches
+
+VOCABULARY = Vocabulary.from_facets(
+    {
+        "categories": [
+            {
+                "slug": "medical-supplies",
+                "name_en": "Medical supplies and equipment",
+                "name_zh": "医疗用品及设备",
+                "name_zht": "醫療用品及設備",
+                "count": 3,
+            },
+            {
+                "slug": "it-hardware",
+                "name_en": "IT hardware and equipment",
+                "name_zh": "信息技术硬件及设备",
+                "name_zht": "信息技術硬件及設備",
+                "count": 0,
+            },
+        ]
+    }
+)
+
+
+def parse(**params):
+    return parse_list_params(params, VOCABULARY)
+
+
+def test_defaults():
+    assert parse() == ListQuery()
+    query = parse()
+    assert (query.limit, query.closing_buckets, query.lang, query.cursor) == (
+        DEFAULT_LIMIT,
+        ("le_2w", "2_4w", "gt_4w"),
+        None,
+        None,
+    )
+    assert query.filters_key() == "closing_bucket=le_2w,2_4w,gt_4w"
+    assert query.cell_filter() == Q(closing_bucket__in=("le_2w", "2_4w", "gt_4w"))
+
+
+def test_typed_values_and_text_values_give_the_same_query():
+    typed = parse(
+        market=["hk", "SG"], new=True, lead_ok=False, limit=20, category=["医疗用品及设备"]
+    )
+    text = parse(market="SG,HK", new="1", lead_ok="false", limit="20", category="medical-supplies")
+    assert typed == text
+    assert typed.filters_key() == (
+        "market=HK,SG&category=medical-supplies&closing_bucket=le_2w,2_4w,gt_4w"
+        "&new=true&lead_ok=false"
+    )
+
+
+def test_null_means_not_given():
+    assert parse(market=None, q=None, limit=None, cursor=None) == ListQuery()
+
+
+def test_all_buckets_and_the_four_buckets_are_the_same_filter():
+    assert parse(closing_bucket="all") == parse(closing_bucket="deadline_passed,gt_4w,2_4w,le_2w")
+    assert parse(closing_bucket="all").filters_key() == "closing_bucket=all"
+    assert parse(closing_bucket="all").cell_filter() == Q()
+
+
+def test_value_band_unspecified_is_null():
+    assert parse(value_band="unspecified").cell_filter() == Q(
+        closing_bucket__in=("le_2w", "2_4w", "gt_4w")
+    ) & Q(value_band__isnull=True)
+    both = parse(value_band="unspecified,lt_500k").cell_filter()
+    assert both == Q(closing_bucket__in=("le_2w", "2_4w", "gt_4w")) & (
+        Q(value_band__in=["lt_500k"]) | Q(value_band__isnull=True)
+    )
+
+
+def test_q_is_normalised_so_equivalent_queries_share_a_key():
+    assert parse(q="  Network ").q == "network"
+    assert parse(q="ＮＥＴＷＯＲＫ").q == "network"
+    assert parse(q="医疗").filters_key().endswith("&q=医 疗")
+    assert parse(q="医疗").row_filter() == parse(q="医疗").cell_filter() & matches("医疗")
+
+
+def test_categories_match_any_name_in_any_english_case():
+    for spelling in ("medical-supplies", "MEDICAL SUPPLIES AND EQUIPMENT", "醫療用品及設備"):
+        assert parse(category=spelling).categories == ("medical-supplies",)
+
+
+@pytest.mark.parametrize(
+    "params,param",
+    [
+        ({"limit": True}, "limit"),
+        ({"limit": 2.0}, "limit"),
+        ({"limit": 0}, "limit"),
+        ({"limit": 201}, "limit"),
+        ({"new": 1}, "new"),
+        ({"new": "maybe"}, "new"),
+        ({"market": ["HK", 3]}, "market"),
+        ({"market": []}, "market"),
+        ({"market": 7}, "market"),
+        ({"q": 5}, "q"),
+        ({"q": "\ud800"}, "q"),
+        ({"lang": ["en", "zh"]}, "lang"),
+        ({"cursor": 12}, "cursor"),
+        ({"sort": "asc"}, "sort"),
+    ],
+)
+def test_typed_values_outside_the_domain_are_refused(params, param):
+    with pytest.raises(ApiError) as error:
+        parse(**params)
+    assert (error.value.status, error.value.code, error.value.param) == (
+        400,
+        "invalid_parameter",
+        param,
+    )
+
+
+def test_typed_error_messages_say_what_was_wrong():
+    with pytest.raises(ApiError) as error:
+        parse(market=["HK", 3])
+    assert error.value.message == "market must be text or a list of text; got int."
+    with pytest.raises(ApiError) as error:
+        parse(limit=True)
+    assert error.value.message.startswith("limit must be a whole number from 1 to 200")
+
+
+def test_row_parameters_take_only_lang():
+    assert parse_row_params({}) is None
+    assert parse_row_params({"lang": "ZHT"}) == "zht"
+    with pytest.raises(ApiError) as error:
+        parse_row_params({"market": "HK"})
+    assert error.value.body() == {
+        "error": {
+            "code": "invalid_parameter",
+            "message": "Unknown parameter 'market'. Known parameters: lang.",
+            "param": "market",
+        }
+    }
+
+
+def test_endpoints_without_parameters_refuse_any():
+    assert check_params({}, ()) == {}
+    with pytest.raises(ApiError) as error:
+        check_params({"x": "1"}, ())
+    assert error.value.message == "Unknown parameter 'x'. It takes none."
+
+
+def test_parse_lang():
+    assert parse_lang(None) is None
+    assert parse_lang("en") == "en"
+    with pytest.raises(ApiError):
+        parse_lang("de")
