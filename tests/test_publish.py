@@ -343,3 +343,23 @@ def test_publish_command_dry_run_and_bad_clock(t0, capsys):
         call_command("publish_issue", "--at", "2026-11-23T06:00:00")
     with pytest.raises(CommandError, match="not a date-time"):
         call_command("publish_issue", "--at", "next monday")
+
+
+def test_each_partition_index_is_adopted_by_the_parent(t0):
+    """Publication builds a partition's indexes before ATTACH; each one must be adopted by an
+    index of the parent (no second copy built at ATTACH, no stray index left behind)."""
+    SourceTenderFactory()
+    issue = services.publish_issue(now=t0).issue
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT i.indexrelid::regclass::text, p.inhparent::regclass::text FROM pg_index i "
+            "LEFT JOIN pg_inherits p ON p.inhrelid = i.indexrelid WHERE i.indrelid = %s::regclass",
+            [partitions.partition_name(issue.pk)],
+        )
+        adopted = dict(cursor.fetchall())
+        cursor.execute(
+            "SELECT count(*) FROM pg_index WHERE indrelid = %s::regclass", [partitions.PARENT]
+        )
+        parent_indexes = cursor.fetchone()[0]
+    assert None not in adopted.values(), adopted
+    assert len(adopted) == len(set(adopted.values())) == parent_indexes == 6
