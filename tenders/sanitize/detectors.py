@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from phonenumbers import Leniency, PhoneNumberMatcher
 
-from .text import CONTROL_RE
+from .text import CONTROL_RE, MONTHS
 
 Span = tuple[int, int, str]
 
@@ -79,23 +79,9 @@ MONEY_AFTER_RE = re.compile(
     rf"|(?:{_NUM})\s*(?:{_CN_SCALE})?\s*(?:{_CN_CURRENCY})"
 )
 
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 _MONTH_FORMS = sorted(
-    {form for m in _MONTHS for form in (m, m[:3], "Sept")}
-    | {form.upper() for m in _MONTHS for form in (m, m[:3])},
+    {form for m in MONTHS for form in (m, m[:3], "Sept")}
+    | {form.upper() for m in MONTHS for form in (m, m[:3])},
     key=len,
     reverse=True,
 )

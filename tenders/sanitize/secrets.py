@@ -22,7 +22,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from ..chinese import to_simplified, to_traditional
-from .text import fold
+from .text import MONTHS, fold
 
 _DIGIT_RUN_RE = re.compile(r"\d+")
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -38,20 +38,6 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 # Where each market's deadlines are local: a deadline at 00:30 in Hong Kong is the day
 # before in UTC, and a summary would give the local date.
 MARKET_ZONES = {

@@ -89,3 +89,19 @@ def excerpt(text: str, start: int, end: int, margin: int = 20) -> str:
     left = max(0, start - margin)
     right = min(len(text), end + margin)
     return ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")
+
+
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
