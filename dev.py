@@ -292,6 +292,7 @@ def choose_database(cluster: ThrowawayCluster) -> str:
 
 # --- curation: the admin browser test's Chromium -----------------------------------------
 
+CJK_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
 CHROMIUM = Path("/usr/bin/chromium")
 
 
@@ -301,12 +302,18 @@ def ensure_chromium() -> None:
     Installed with apt-get when missing and we are root; otherwise say how. The test itself
     fails (never skips) without it, in CI and elsewhere.
     """
-    if CHROMIUM.exists():
+    # A CJK font too, or the screenshots show the Chinese summaries as boxes.
+    missing = [
+        p
+        for p, path in (("chromium", CHROMIUM), ("fonts-wqy-zenhei", CJK_FONT))
+        if not path.exists()
+    ]
+    if not missing:
         return
     if os.geteuid() == 0 and shutil.which("apt-get"):
-        say("Installing Chromium for the admin browser test (apt-get install chromium)")
+        say(f"Installing {' and '.join(missing)} for the admin browser test (apt-get)")
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-qq", "chromium"]
+        install = ["apt-get", "install", "-y", "-qq", *missing]
         if subprocess.run(install, env=env).returncode:
             subprocess.run(["apt-get", "update", "-qq"], env=env)
             subprocess.run(install, env=env)
