@@ -16,6 +16,7 @@ import hashlib
 import json
 import logging
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -87,6 +88,15 @@ PUBLISH_LOCK = 7_246_001
 Progress = Callable[[int, int], None]
 
 
+@contextmanager
+def _timed(timings: dict[str, float], phase: str) -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[phase] = timings.get(phase, 0.0) + time.perf_counter() - started
+
+
 def batched(iterable: Iterable, size: int) -> Iterator[list]:
     iterator = iter(iterable)
     while chunk := list(islice(iterator, size)):
@@ -113,6 +123,8 @@ class PublicationSummary:
     withheld_by_reason: Counter = field(default_factory=Counter)
     withheld_samples: list[tuple[str, list[str]]] = field(default_factory=list)
     issue: Issue | None = None
+    # Seconds spent in each phase, for the command's report and the benchmark.
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def snapshot_etag(self) -> str:
@@ -343,18 +355,24 @@ def _plan_all(
     qs = eligible_tenders(summary.generated, previous)
     summary.eligible = qs.count()
     done = 0
-    for chunk in batched(qs.iterator(chunk_size=batch_size), batch_size):
-        planned = [
-            plan_record(
-                t,
-                category=categories[t.category_id],
-                generated=summary.generated,
-                rates=rates,
-                secret=secret,
-                in_previous=t.in_previous,
-            )
-            for t in chunk
-        ]
+    chunks = batched(qs.iterator(chunk_size=batch_size), batch_size)
+    while True:
+        with _timed(summary.timings, "read source records"):
+            chunk = next(chunks, None)
+        if chunk is None:
+            break
+        with _timed(summary.timings, "plan rows (gate, buckets, search)"):
+            planned = [
+                plan_record(
+                    t,
+                    category=categories[t.category_id],
+                    generated=summary.generated,
+                    rates=rates,
+                    secret=secret,
+                    in_previous=t.in_previous,
+                )
+                for t in chunk
+            ]
         for p in planned:
             if p.values is None:
                 _record_withheld(summary, p)
@@ -447,6 +465,7 @@ def _write_flat_file(issue: Issue) -> None:
 def _load_issue(
     issue: Issue,
     planned_batches: Iterable[list[_Planned]],
+    timings: dict[str, float],
     *,
     force_orm: bool = False,
 ) -> Counter:
@@ -455,18 +474,20 @@ def _load_issue(
     with transaction.atomic():
         sink = _sink_for(issue, force_orm)
         for planned in planned_batches:
-            rows = [p.values for p in planned if p.values is not None]
-            if rows:
-                sink.write(rows)
-            cells.update(p.cell for p in planned if p.cell is not None)
-            WithheldRecord.objects.bulk_create(
-                [
-                    WithheldRecord(issue=issue, tender_id=p.tender_pk, reasons=p.reasons)
-                    for p in planned
-                    if p.values is None
-                ]
-            )
-        sink.finish()
+            with _timed(timings, "load rows"):
+                rows = [p.values for p in planned if p.values is not None]
+                if rows:
+                    sink.write(rows)
+                cells.update(p.cell for p in planned if p.cell is not None)
+                WithheldRecord.objects.bulk_create(
+                    [
+                        WithheldRecord(issue=issue, tender_id=p.tender_pk, reasons=p.reasons)
+                        for p in planned
+                        if p.values is None
+                    ]
+                )
+        with _timed(timings, "build indexes and attach"):
+            sink.finish()
         IssueCount.objects.bulk_create(
             [
                 IssueCount(issue=issue, rows=n, **dict(zip(CELL_FIELDS, cell, strict=True)))
@@ -536,15 +557,18 @@ def _prune(now: datetime) -> list[str]:
 def _build_and_switch(
     issue: Issue,
     planned_batches: Iterable[list[_Planned]],
+    timings: dict[str, float],
     *,
     force_orm: bool = False,
 ) -> None:
     try:
-        cells = _load_issue(issue, planned_batches, force_orm=force_orm)
+        cells = _load_issue(issue, planned_batches, timings, force_orm=force_orm)
         issue.facets = facets_from_cells(cells)
-        _write_flat_file(issue)
+        with _timed(timings, "write flat file"):
+            _write_flat_file(issue)
         issue.save()
-        _switch_to(issue, issue.generated)
+        with _timed(timings, "switch"):
+            _switch_to(issue, issue.generated)
     except BaseException:
         log.exception(
             "Building issue %s (#%s) failed; the current issue is unchanged.",
@@ -598,7 +622,7 @@ def publish_issue(
             issue.continuing_count = summary.continuing
             issue.dropped_count = summary.dropped
 
-        _build_and_switch(issue, batches(), force_orm=force_orm)
+        _build_and_switch(issue, batches(), summary.timings, force_orm=force_orm)
         _prune(generated)
     return summary
 

@@ -1,5 +1,6 @@
 import gzip
 import json
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -332,6 +333,15 @@ def test_publish_command_prints_the_summary_table(t0, capsys):
     ]:
         assert any(line.split() == [label, value] for line in out.splitlines()), label
     assert current_issue().issue_id == "2026-W48"
+    timed = out.split("time by phase:")[1]
+    assert re.findall(r"^ {4}(\S.*?)\s{2,}\d+\.\d s$", timed, re.M) == [
+        "read source records",
+        "plan rows (gate, buckets, search)",
+        "load rows",
+        "build indexes and attach",
+        "write flat file",
+        "switch",
+    ]
 
 
 def test_publish_command_dry_run_and_bad_clock(t0, capsys):

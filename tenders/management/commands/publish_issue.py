@@ -91,6 +91,10 @@ class Command(BaseCommand):
             self.stdout.write("  withheld by reason:")
             for reason, count in summary.withheld_by_reason.most_common():
                 self.stdout.write(f"    {reason.ljust(width)}  {count:,}")
+        if summary.timings:
+            self.stdout.write("  time by phase:")
+            for phase, seconds in summary.timings.items():
+                self.stdout.write(f"    {phase.ljust(width + 12)}  {seconds:7.1f} s")
         if verbosity >= 2:
             for listing_id, reasons in summary.withheld_samples:
                 self.stdout.write(f"    {listing_id}: {'; '.join(reasons)}")
