@@ -266,6 +266,12 @@ TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEK
 TENDERS_PASSED_GRACE_DAYS = int(os.environ.get("TENDERS_PASSED_GRACE_DAYS", "28"))
 # Rows are read and written in batches of this size during publication.
 TENDERS_PUBLISH_BATCH = int(os.environ.get("TENDERS_PUBLISH_BATCH", "5000"))
+# Publications of at least this many records plan their rows in this many worker processes
+# (the gate and the search columns are pure Python); smaller ones plan in-process.
+TENDERS_PUBLISH_WORKERS = int(
+    os.environ.get("TENDERS_PUBLISH_WORKERS", str(min(4, os.cpu_count() or 1)))
+)
+TENDERS_PUBLISH_PARALLEL_FROM = int(os.environ.get("TENDERS_PUBLISH_PARALLEL_FROM", "20000"))
 
 # --- MCP tool server ------------------------------------------------------------------------
 # Browser origins (scheme://host[:port]) allowed to call /mcp besides this server's own origin;

@@ -33,7 +33,6 @@ from django.utils import timezone
 
 from . import buckets, calendar, partitions
 from .calendar import rfc3339
-from .ids import sort_key
 from .markets import MARKETS
 from .models import (
     Category,
@@ -44,9 +43,16 @@ from .models import (
     SourceTender,
     WithheldRecord,
 )
+from .planning import (
+    CANDIDATE_FIELDS,
+    BatchPlanner,
+    Candidate,
+    CategoryNames,
+    PlanContext,
+    Planned,
+    reason_kind,
+)
 from .rows import ROW_COLUMNS, row_from_values
-from .sanitize import RecordSecrets, scan
-from .search import search_columns
 
 log = logging.getLogger(__name__)
 
@@ -131,108 +137,6 @@ class PublicationSummary:
         return self.issue.snapshot_etag if self.issue else ""
 
 
-@dataclass(frozen=True)
-class _Planned:
-    """One eligible record, decided: a row to publish, or reasons to withhold it."""
-
-    tender_pk: int
-    listing_id: str
-    values: tuple | None
-    cell: tuple | None
-    reasons: list[str]
-
-
-# --- planning: pure per-record decisions -------------------------------------------------
-
-
-def _reason_kind(reason: str) -> str:
-    return reason.split(":", 1)[0]
-
-
-# The fields of a source record that planning reads (rows stream as named tuples of these).
-CANDIDATE_FIELDS = (
-    "pk",
-    "listing_id",
-    "status",
-    "withheld_reason",
-    "market",
-    "category_id",
-    "buyer_name",
-    "reference",
-    "source_url",
-    "title",
-    "description",
-    "deadline",
-    "amount",
-    "currency",
-    "summary_en",
-    "summary_zh",
-    "summary_zht",
-    "lead_ok",
-)
-
-
-def plan_record(
-    tender,
-    *,
-    category: Category,
-    generated: datetime,
-    rates: dict,
-    secret: str,
-    in_previous: bool,
-) -> _Planned:
-    """Decide one eligible record: the public row values, or why it is withheld.
-
-    ``tender`` is anything with the ``CANDIDATE_FIELDS`` attributes (a SourceTender, or the
-    lighter named tuple publication streams).
-    """
-    if tender.status == SourceTender.Status.WITHHELD:
-        reason = f"withheld by staff: {tender.withheld_reason}"
-        return _Planned(tender.pk, tender.listing_id, None, None, [reason])
-    reasons = []
-    summaries = {"en": tender.summary_en, "zh": tender.summary_zh, "zht": tender.summary_zht}
-    if not all(s.strip() for s in summaries.values()):
-        reasons.append("missing summary: all three summaries are required")
-    # curation: the same secrets the admin checks with (contact names from the notice too).
-    secrets = RecordSecrets.of(tender)
-    reasons += [f"sanitization: {f.describe()}" for f in scan(summaries, secrets)]
-    try:
-        band = buckets.value_band(tender.amount, tender.currency, rates)
-    except buckets.MissingRate as exc:
-        reasons.append(f"missing rate: {exc}")
-        band = None
-    if reasons:
-        return _Planned(tender.pk, tender.listing_id, None, None, reasons)
-    bucket = buckets.closing_bucket(tender.deadline, generated)
-    new = not in_previous
-    values = (
-        sort_key(tender.listing_id, secret),
-        tender.listing_id,
-        tender.market,
-        category.slug,
-        category.name_en,
-        category.name_zh,
-        category.name_zht,
-        tender.summary_en,
-        tender.summary_zh,
-        tender.summary_zht,
-        band,
-        bucket,
-        tender.lead_ok,
-        new,
-        *search_columns(
-            tender.summary_en,
-            tender.summary_zh,
-            tender.summary_zht,
-            category.name_en,
-            category.name_zh,
-            category.name_zht,
-        ),
-    )
-    cell = (tender.market, category.slug, bucket, band, tender.lead_ok, new)
-    return _Planned(tender.pk, tender.listing_id, values, cell, [])
-
-
 def eligible_tenders(generated: datetime, previous: Issue | None):
     """Approved and staff-withheld records whose deadline is not long past, in a stable order."""
     cutoff = generated - timedelta(days=settings.TENDERS_PASSED_GRACE_DAYS)
@@ -245,8 +149,8 @@ def eligible_tenders(generated: datetime, previous: Issue | None):
     else:
         earlier = SnapshotRow.objects.filter(issue=previous, asaptic_id=OuterRef("listing_id"))
         qs = qs.annotate(in_previous=Exists(earlier))
-    # Named tuples, not model instances: planning a million records skips a million __init__s.
-    return qs.values_list(*CANDIDATE_FIELDS, "in_previous", named=True)
+    # Plain tuples, not model instances: planning a million records skips a million __init__s.
+    return qs.values_list(*CANDIDATE_FIELDS, "in_previous")
 
 
 # --- sinks: where planned rows go --------------------------------------------------------
@@ -335,9 +239,9 @@ def _check_clock(issue_id: str) -> None:
         )
 
 
-def _record_withheld(summary: PublicationSummary, planned: _Planned) -> None:
+def _record_withheld(summary: PublicationSummary, planned: Planned) -> None:
     summary.withheld += 1
-    summary.withheld_by_reason.update({_reason_kind(r) for r in planned.reasons})
+    summary.withheld_by_reason.update({reason_kind(r) for r in planned.reasons})
     if len(summary.withheld_samples) < WITHHELD_SAMPLE:
         summary.withheld_samples.append((planned.listing_id, planned.reasons))
 
@@ -346,43 +250,57 @@ def _plan_all(
     summary: PublicationSummary,
     previous: Issue | None,
     progress: Progress | None,
-) -> Iterator[list[_Planned]]:
-    """Stream eligible records in batches and decide each one. Counts go into ``summary``."""
-    rates = {r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()}
-    categories = Category.objects.in_bulk()
-    secret = settings.TENDERS_SORT_KEY_SECRET
+) -> Iterator[list[Planned]]:
+    """Stream eligible records in batches and decide each one. Counts go into ``summary``.
+
+    Large publications plan in worker processes (``TENDERS_PUBLISH_WORKERS``) while this
+    process reads; batches come back in order either way.
+    """
+    context = PlanContext(
+        generated=summary.generated,
+        rates={r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()},
+        secret=settings.TENDERS_SORT_KEY_SECRET,
+        categories={
+            c.pk: CategoryNames(c.slug, c.name_en, c.name_zh, c.name_zht)
+            for c in Category.objects.all()
+        },
+    )
     batch_size = settings.TENDERS_PUBLISH_BATCH
     qs = eligible_tenders(summary.generated, previous)
     summary.eligible = qs.count()
+    parallel = summary.eligible >= settings.TENDERS_PUBLISH_PARALLEL_FROM
+    timings = summary.timings
+    reading, planning = "read source records", "plan rows (gate, buckets, search)"
+
+    def candidates() -> Iterator[list[Candidate]]:
+        chunks = batched(qs.iterator(chunk_size=batch_size), batch_size)
+        while True:
+            with _timed(timings, reading):
+                chunk = next(chunks, None)
+            if chunk is None:
+                return
+            yield [Candidate._make(row) for row in chunk]
+
     done = 0
-    chunks = batched(qs.iterator(chunk_size=batch_size), batch_size)
-    while True:
-        with _timed(summary.timings, "read source records"):
-            chunk = next(chunks, None)
-        if chunk is None:
-            break
-        with _timed(summary.timings, "plan rows (gate, buckets, search)"):
-            planned = [
-                plan_record(
-                    t,
-                    category=categories[t.category_id],
-                    generated=summary.generated,
-                    rates=rates,
-                    secret=secret,
-                    in_previous=t.in_previous,
-                )
-                for t in chunk
-            ]
-        for p in planned:
-            if p.values is None:
-                _record_withheld(summary, p)
-            else:
-                summary.published += 1
-                summary.new += p.cell[-1]
-        done += len(chunk)
-        if progress:
-            progress(done, summary.eligible)
-        yield planned
+    with BatchPlanner(context, settings.TENDERS_PUBLISH_WORKERS if parallel else 0) as planner:
+        batches = planner.plan(candidates())
+        while True:
+            read_before, started = timings.get(reading, 0.0), time.perf_counter()
+            planned = next(batches, None)
+            waited = time.perf_counter() - started - (timings.get(reading, 0.0) - read_before)
+            timings[planning] = timings.get(planning, 0.0) + waited
+            if planned is None:
+                break
+            for p in planned:
+                if p.values is None:
+                    _record_withheld(summary, p)
+                else:
+                    summary.published += 1
+                    summary.new += p.cell[-1]
+            done += len(planned)
+            if progress:
+                progress(done, summary.eligible)
+            yield planned
     summary.continuing = summary.published - summary.new
     summary.dropped = previous.rows_total - summary.continuing if previous else 0
 
@@ -464,7 +382,7 @@ def _write_flat_file(issue: Issue) -> None:
 
 def _load_issue(
     issue: Issue,
-    planned_batches: Iterable[list[_Planned]],
+    planned_batches: Iterable[list[Planned]],
     timings: dict[str, float],
     *,
     force_orm: bool = False,
@@ -556,7 +474,7 @@ def _prune(now: datetime) -> list[str]:
 
 def _build_and_switch(
     issue: Issue,
-    planned_batches: Iterable[list[_Planned]],
+    planned_batches: Iterable[list[Planned]],
     timings: dict[str, float],
     *,
     force_orm: bool = False,

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tenders import partitions, services
+from tenders import partitions, planning, services
 from tenders.ids import sort_key
 from tenders.models import Issue, IssueCount, SnapshotRow, SourceTender, WithheldRecord
 from tenders.rows import ROW_FIELDS
@@ -373,3 +373,44 @@ def test_each_partition_index_is_adopted_by_the_parent(t0):
         parent_indexes = cursor.fetchone()[0]
     assert None not in adopted.values(), adopted
     assert len(adopted) == len(set(adopted.values())) == parent_indexes == 6
+
+
+def test_planning_in_worker_processes_gives_the_same_snapshot(t0, settings, monkeypatch):
+    """Large feeds plan in worker processes; the rows, withheld reasons and counts must be
+    exactly those of planning in one process (batches stay in order)."""
+    settings.TENDERS_PUBLISH_BATCH = 3  # several batches in flight across the workers
+    for n in range(11):
+        SourceTenderFactory(market=["HK", "SG", "GB"][n % 3])
+    SourceTenderFactory(summary_en="Call +852 2123 4567 for the documents.")
+    SourceTenderFactory(status=SourceTender.Status.WITHHELD, withheld_reason="Duplicate")
+
+    pools = []
+    enter = planning.BatchPlanner.__enter__
+
+    def spy(self):
+        planner = enter(self)
+        pools.append(planner.pool is not None and planner.pool._processes)
+        return planner
+
+    monkeypatch.setattr(planning.BatchPlanner, "__enter__", spy)
+    settings.TENDERS_PUBLISH_PARALLEL_FROM = 10**9
+    alone = services.publish_issue(now=t0)
+    settings.TENDERS_PUBLISH_PARALLEL_FROM = 0
+    settings.TENDERS_PUBLISH_WORKERS = 2
+    together = services.publish_issue(now=t0 + timedelta(hours=1))
+
+    def snapshot(summary):
+        rows = SnapshotRow.objects.filter(issue=summary.issue).order_by("sort_key")
+        return list(rows.values_list(*services.LOAD_COLUMNS[1:])), sorted(
+            WithheldRecord.objects.filter(issue=summary.issue).values_list("tender_id", "reasons")
+        )
+
+    assert pools == [False, 2]  # in-process first, then two worker processes
+    assert snapshot(together) == snapshot(alone)
+    assert len(snapshot(alone)[0]) == 11 and len(snapshot(alone)[1]) == 2
+    assert (together.published, together.withheld, together.withheld_by_reason) == (
+        alone.published,
+        alone.withheld,
+        alone.withheld_by_reason,
+    )
+    assert together.withheld_samples == alone.withheld_samples
