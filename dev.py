@@ -125,7 +125,7 @@ def cmd_run(argv: list[str]) -> None:
 Serving the tender feed at {base}  (Ctrl-C stops it)
 
   {base}/api/v1/tenders?limit=5          the listing (REST)
-  {base}/api/v1/tenders?q=医疗&lang=zht  search, one language
+  {base}/api/v1/tenders?q=%E5%8C%BB%E7%96%97&lang=zht  search for 医疗, one language
   {base}/api/v1/tenders/facets           vocabulary and counts
   {base}/api/v1/health                   feed health
   {base}/tender/rows.json                the flat file of all rows
