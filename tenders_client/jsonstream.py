@@ -201,15 +201,19 @@ class JsonReader:
     # --- documents --------------------------------------------------------------------------
 
     def document(
-        self, stream: frozenset[str], each: Callable[[str, int, Any, list[str]], None]
+        self,
+        stream: frozenset[str],
+        each: Callable[[str, int, Any, list[str]], None],
+        start: Callable[[str], None] | None = None,
     ) -> tuple[Any, list[tuple[str, Any, Any]]]:
         """The next top-level value, and its own members that are repeated (name, first, second).
 
         In an object, a member named in ``stream`` whose value is an array is not kept: each
         element goes to ``each(name, index, element, repeated)`` as it is read (``repeated``:
         member names repeated inside the element) and the member's value is a
-        :class:`Streamed` count. Any other value comes back as ``value()`` gives it; names
-        repeated deeper inside it wait in ``take_repeated()``.
+        :class:`Streamed` count, after ``start(name)`` is called as the array opens. Any other
+        value comes back as ``value()`` gives it; names repeated deeper inside it wait in
+        ``take_repeated()``.
         """
         if self.peek() != "{":
             return self.value(), []
@@ -225,6 +229,8 @@ class JsonReader:
             name = self.value()
             self._take(":", "':' after a member name")
             if name in stream and self.peek() == "[":
+                if start is not None:
+                    start(name)
                 value = Streamed(self._array(name, each))
             else:
                 value = self.value()

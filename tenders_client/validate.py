@@ -455,9 +455,11 @@ class Validation:
             self.problem("file", "", message, "json")
         return Summary(self.kind, self.rows, self.report.count, self.issue_id, self.pages)
 
-    def _on_element(self, name: str, index: int, element: Any, repeated: list[str]) -> None:
+    def _on_array(self, name: str) -> None:
         # Known for sure at the end of the document; named now for a report cut short.
         self.kind = self.kind or (FLAT_FILE if name == "rows" else PAGE)
+
+    def _on_element(self, name: str, index: int, element: Any, repeated: list[str]) -> None:
         self.check_row(element, repeated, full_only=name == "rows")
 
     def _read(self, reader: JsonReader) -> None:
@@ -475,7 +477,9 @@ class Validation:
                 "shape",
             )
             return
-        members, repeated = reader.document(frozenset({"rows", "data"}), self._on_element)
+        members, repeated = reader.document(
+            frozenset({"rows", "data"}), self._on_element, self._on_array
+        )
         if "rows" in members:
             self.kind = FLAT_FILE
             self.check_flat_file(members, repeated)
@@ -483,19 +487,23 @@ class Validation:
                 self.problem("file", "", "more text after the end of the flat file", "json")
             return
         if "data" in members or "meta" in members:
-            if reader.at_end():
+            if self._next_record(reader):
                 self.kind = PAGE
                 self.check_page(members, repeated, many=False)
                 return
             self.kind = PAGES
             self.check_page(members, repeated, many=True)
-            while not self._next_record(reader):
+            while True:
                 members, repeated = reader.document(frozenset({"data"}), self._on_element)
                 if not isinstance(members, dict) or "data" not in members:
-                    self.problem(f"page {self.pages + 1}", "", "is not a page", "shape")
                     self.pages += 1
+                    self.problem(f"page {self.pages}", "", "is not a page", "shape")
+                    if self._next_record(reader):
+                        break
                     continue
                 self.check_page(members, repeated, many=True)
+                if self._next_record(reader):
+                    break
             self.finish_pages()
             return
         self.kind = ROWS
@@ -546,13 +554,13 @@ def summary_line(summary: Summary, report: Report) -> str:
     """``valid: flat file, 84 rows, issue 2026-W48`` or ``invalid: 3 problems; ...``."""
     kind = summary.kind or "unreadable file"
     if summary.kind == PAGES:
-        kind = f"JSON Lines of {summary.pages:,} pages"
-    facts = f"{kind}, {summary.rows:,} rows"
+        kind = f"JSON Lines of {summary.pages:,} page{'' if summary.pages == 1 else 's'}"
+    facts = f"{kind}, {summary.rows:,} row{'' if summary.rows == 1 else 's'}"
     if summary.issue_id:
         facts += f", issue {summary.issue_id}"
     if summary.valid:
         return f"valid: {facts}"
-    count = f"{summary.problems:,} problem{'s' if summary.problems != 1 else ''}"
+    count = f"{summary.problems:,} problem{'' if summary.problems == 1 else 's'}"
     shown = f" (first {report.limit:,} shown)" if summary.problems > report.limit else ""
     return f"invalid: {count}{shown}; {facts}"
 
