@@ -94,7 +94,9 @@ class JsonReader:
             data = self._stream.read(self._chunk)
         except (OSError, EOFError, http.client.HTTPException) as exc:
             # A broken gzip member, a dropped connection: the text ends here, unfinished.
-            raise self._error(f"the data cannot be read ({exc})", truncated=True) from None
+            raise self._error(
+                f"the data cannot be read to its end ({exc})", truncated=True
+            ) from None
         try:
             text = self._utf8.decode(data, final=not data)
         except UnicodeDecodeError as exc:
@@ -176,7 +178,7 @@ class JsonReader:
                 if cut:
                     raise self._error(
                         "the text ends early (truncated) inside a value",
-                        self._pos + offset,
+                        len(self._buf),
                         truncated=True,
                     ) from None
                 raise self._error(exc.msg, self._pos + offset) from None

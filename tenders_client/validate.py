@@ -53,7 +53,7 @@ from jsonschema import Draft202012Validator
 
 from . import __version__, contract
 from .fastcheck import compile_schema
-from .jsonstream import JsonReader, JsonSyntaxError, Streamed
+from .jsonstream import CHUNK, JsonReader, JsonSyntaxError, Streamed
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 DEFAULT_MAX_PROBLEMS = 100
@@ -94,7 +94,7 @@ class IdSet:
     def __init__(self, capacity: int = 1 << 12):
         self._bits = max(capacity - 1, 1).bit_length()
         self._keys = array("Q", [0]) * (1 << self._bits)
-        self._rows = array("L", [0]) * (1 << self._bits)
+        self._rows = array("I", [0]) * (1 << self._bits)
         self._size = 0
         self._other: dict[str, int] = {}
 
@@ -144,7 +144,7 @@ class IdSet:
         old_keys, old_rows = self._keys, self._rows
         self._bits += 1
         self._keys = array("Q", [0]) * (1 << self._bits)
-        self._rows = array("L", [0]) * (1 << self._bits)
+        self._rows = array("I", [0]) * (1 << self._bits)
         self._size = 0
         for key, row in zip(old_keys, old_rows, strict=True):
             if key:
@@ -347,8 +347,10 @@ class Validation:
         self.shape = self.shape or expected
         self.page_shape = self.page_shape or shape
         if shape != expected:
-            where_rows = "the flat file has full rows only" if full_only else f"{expected} rows"
-            add("", f"a {shape} row among {where_rows}", "shape")
+            if full_only:
+                add("", f"a {shape} row: the flat file has full rows only", "shape")
+            else:
+                add("", f"a {shape} row among {expected} rows", "shape")
         else:
             schema = contract.ROW if shape == FULL else contract.LANG_ROW
             quick = _quick(schema)
@@ -412,7 +414,7 @@ class Validation:
         if self.page_rows and self.page_shape:
             wanted = ONE_LANGUAGE if lang is not None else FULL
             if self.page_shape != wanted:
-                said = f"meta.lang is {short(lang)}" if lang is not None else "no meta.lang"
+                said = f"is {short(lang)}" if lang is not None else "is missing"
                 message = f"{said} but the rows are {self.page_shape} rows"
                 self.problem(where, "meta.lang", message, "shape")
         first = self.first_page_meta
@@ -445,8 +447,8 @@ class Validation:
 
     # reading
 
-    def run(self, stream: BinaryIO) -> Summary:
-        reader = JsonReader(stream)
+    def run(self, stream: BinaryIO, *, chunk: int = CHUNK) -> Summary:
+        reader = JsonReader(stream, chunk=chunk)
         try:
             self._read(reader)
         except JsonSyntaxError as exc:
@@ -545,9 +547,9 @@ def _json_type(value: Any) -> str:
     return "object"
 
 
-def validate_stream(stream: BinaryIO, report: Report) -> Summary:
-    """Validate an open binary stream (plain or gzip JSON); problems go to ``report``."""
-    return Validation(report).run(stream)
+def validate_stream(stream: BinaryIO, report: Report, *, chunk: int = CHUNK) -> Summary:
+    """Validate an open binary stream of JSON; problems go to ``report``."""
+    return Validation(report).run(stream, chunk=chunk)
 
 
 def summary_line(summary: Summary, report: Report) -> str:
