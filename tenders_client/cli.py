@@ -60,7 +60,7 @@ EXIT_UNREACHABLE = 3
 EXIT_RESTARTS = 4
 EXIT_DEGRADED = 5
 DEFAULT_MAX_RESTARTS = 3
-EXPORT_PAGE = 200  # the API's largest page: fewest requests
+EXPORT_PAGE = 200  # the API's largest page: fewest requests for a whole crawl
 MIN_SUMMARY = 12
 DEFAULT_COLUMNS = 100
 
@@ -246,8 +246,7 @@ def cmd_list(ctx: Context) -> int:
     if args.all:
         if args.cursor:
             raise Usage("--all reads from the first page; leave out --cursor")
-        if args.limit is not None:
-            params["limit"] = args.limit
+        params["limit"] = args.limit if args.limit is not None else EXPORT_PAGE
         writer = PagesWriter() if ctx.json else TableWriter()
         return run_crawl(ctx, params, writer, output=None)
     params.update(limit=args.limit, cursor=args.cursor)
@@ -694,7 +693,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = command("list", "list tenders (one page, or --all)")
     add_filters(sub)
-    sub.add_argument("--limit", type=int, metavar="N", help="rows per page, 1 to 200")
+    sub.add_argument(
+        "--limit",
+        type=int,
+        metavar="N",
+        help=f"rows per page, 1 to 200 (default 50; with --all {EXPORT_PAGE})",
+    )
     sub.add_argument("--cursor", metavar="CURSOR", help="meta.next_cursor of the previous page")
     sub.add_argument(
         "--all", action="store_true", help="every page (with --json: one page per line)"

@@ -10,6 +10,7 @@ checks here may be stricter than the schema (``1.0`` is not an integer here), ne
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 Check = Callable[[Any], bool]
@@ -39,6 +40,16 @@ _TYPES: dict[str, Check] = {
 
 class Unsupported(Exception):
     pass
+
+
+@cache
+def pattern_search(pattern: str) -> Callable[[str], Any]:
+    """``re.search`` for a JSON Schema pattern, read as ECMA-262 reads it: a final ``$`` is the
+    end of the text. Python's ``$`` also matches before a final line break, so a plain
+    ``re.search`` would accept ``"AT-TEST-0000000001\\n"`` as an id."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern).search
 
 
 def compile_schema(schema: dict) -> Check | None:
@@ -78,7 +89,7 @@ def _compile(schema: dict) -> Check:
         constant = schema["const"]
         checks.append(lambda v: _same(v, constant))
     if "pattern" in schema:
-        search = re.compile(schema["pattern"]).search  # jsonschema searches too
+        search = pattern_search(schema["pattern"])
         checks.append(lambda v: not isinstance(v, str) or search(v) is not None)
     if "minLength" in schema:
         least = schema["minLength"]

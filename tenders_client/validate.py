@@ -49,10 +49,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, BinaryIO, TextIO
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError, validators
 
 from . import __version__, contract
-from .fastcheck import compile_schema
+from .fastcheck import compile_schema, pattern_search
 from .jsonstream import CHUNK, JsonReader, JsonSyntaxError, Streamed
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -211,13 +211,22 @@ class Summary:
 # --- schema problems ---------------------------------------------------------------------------
 
 
+def _pattern(validator, pattern: str, instance: Any, schema: dict) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not pattern_search(pattern)(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+# Draft 2020-12 with patterns read as the specification says (see fastcheck.pattern_search).
+Checker = validators.extend(Draft202012Validator, {"pattern": _pattern})
+
+
 @cache
 def _validator(name: str, *, empty: str | None = None) -> Draft202012Validator:
     schema = contract.load(name)
     if empty:
         # Documents are checked without their rows (those are checked one by one).
         schema["properties"][empty] = {"type": "array"}
-    return Draft202012Validator(schema)
+    return Checker(schema)
 
 
 def clip(text: str, width: int = 40) -> str:
@@ -335,7 +344,8 @@ class Validation:
             return
         at_id = row.get("asaptic_id")
         at_id = at_id if isinstance(at_id, str) else None
-        where = f"row {number} ({clip(at_id, 30)})" if at_id else f"row {number}"
+        shown = at_id if at_id is None or at_id.isprintable() else json.dumps(at_id)[1:-1]
+        where = f"row {number} ({clip(shown, 30)})" if shown else f"row {number}"
 
         def add(field: str, message: str, rule: str) -> None:
             self.problem(where, field, message, rule, row=number, asaptic_id=at_id)

@@ -165,6 +165,13 @@ CASES = {
             f"{ID_PATTERN} (pattern)"
         ],
     ),
+    "id with a line break after it": (
+        lambda d: d[3].update(asaptic_id="AT-TEST-0000000004\n"),
+        [
+            'row 4 (AT-TEST-0000000004\\n): asaptic_id: "AT-TEST-0000000004\\n" does not match '
+            f"{ID_PATTERN} (pattern)"
+        ],
+    ),
     "value outside the domain": (
         lambda d: d[0].update(market="XX"),
         [
@@ -549,6 +556,7 @@ def test_the_quick_check_never_passes_what_jsonschema_refuses():
     variants.append({k: v for k, v in good.items() if k != "new_this_issue"})
     for row in variants:
         assert quick(row) == checker.is_valid(row), row
+    assert not quick({**good, "sort_key": good["sort_key"] + "\n"})
     assert compile_schema({"type": "object", "anyOf": [{}]}) is None
     assert compile_schema({"type": "number"}) is None
 
