@@ -5,9 +5,11 @@ server's code, and it talks to the service through its public HTTP API like any 
 The server loads its row schemas from this package (``tenders_client/schemas/``), never the
 other way round.
 
-- ``tenders_client.contract``: the JSON Schemas (row, one-language row, flat file, API page)
-- ``tenders_client.validate``: ``tenders-validate FILE`` / ``python -m tenders_client.validate``
-- ``tenders_client.cli``: the ``tenders`` command (list, get, facets, health, export, rfq, ...)
+- ``contract``: the JSON Schemas (row, one-language row, flat file, API page) and their derivation
+- ``validate``: ``tenders-validate FILE`` / ``python -m tenders_client.validate``, over
+  ``jsonstream`` (incremental JSON reading) and ``fastcheck`` (a quick yes for valid rows)
+- ``cli``: the ``tenders`` command (list, get, facets, health, export, rfq, validate), over
+  ``http`` (the public API through urllib) and ``console`` (tables of trilingual text)
 """
 
 __version__ = "1.0.0"
