@@ -23,6 +23,8 @@ from . import __version__
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 DEFAULT_TIMEOUT = 30.0
 LIST = "/api/v1/tenders"
+# A page of 200 rows is about 200 KB; anything near this is not the API answering.
+MAX_BODY = 64 * 1024 * 1024
 
 
 class ClientError(Exception):
@@ -117,10 +119,10 @@ class Api:
         request = urllib.request.Request(url, data=data, headers=sent, method=method)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as answer:
-                status, raw, received = answer.status, answer.read(), answer.headers
+                status, raw, received = answer.status, answer.read(MAX_BODY + 1), answer.headers
         except urllib.error.HTTPError as exc:
             try:
-                status, raw, received = exc.code, exc.read(), exc.headers
+                status, raw, received = exc.code, exc.read(MAX_BODY + 1), exc.headers
             except (OSError, http.client.HTTPException) as cause:
                 raise Unreachable(f"{url}: the answer was cut off ({cause})") from None
         except urllib.error.URLError as exc:
@@ -129,6 +131,10 @@ class Api:
             raise Unreachable(f"{url} did not answer within {self.timeout:g} s") from None
         except (OSError, http.client.HTTPException) as exc:
             raise Unreachable(f"{url}: the connection failed ({exc})") from None
+        if len(raw) > MAX_BODY:
+            raise NotTheApi(
+                f"{url} answered more than {MAX_BODY // 2**20} MiB; is the base URL right?"
+            )
         try:
             body = json.loads(raw)
         except ValueError:
