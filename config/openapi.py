@@ -44,8 +44,14 @@ republish it answers 409 `snapshot_changed` and you start again from the first p
 `Cache-Control: public, no-cache`; send `If-None-Match` for a 304. Health is `no-store`. Every
 keyless GET allows any origin (CORS).
 
-Also: the flat file of every row at `/tender/rows.json`, the row schema at
-`/schema/service.tender.v1.json`, an MCP tool server at `/mcp`, and a guide at `/llms.txt`.
+**Schemas.** The data contract is published as JSON Schema (2020-12) files, the same ones the
+components below embed: a row at `/schema/service.tender.v1.json`, a row in one language at
+`/schema/service.tender.v1.lang.json`, the flat file at `/schema/service.tender.v1.rows.json`
+and a list page at `/schema/service.tender.v1.page.json`. The `tenders` command-line client
+and the `tenders-validate` validator ship with them (see the README).
+
+Also: the flat file of every row at `/tender/rows.json`, an MCP tool server at `/mcp`, and a
+guide at `/llms.txt`.
 """
 
 TAGS = [

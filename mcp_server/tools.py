@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from config.errors import ApiError, error_body
 from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
-from tenders.contract import row_schema
+from tenders.contract import LANG_META, SNAPSHOT_META, lang_row_schema, page_schema, row_schema
 from tenders.markets import MARKET_CODES
 from tenders.rows import LANGS
 
@@ -215,91 +215,13 @@ def _embedded(schema: dict) -> dict:
 
 
 ROW = _embedded(row_schema())
-_ROW_FIELDS = ROW["properties"]
-# The lang-collapsed row (decisions.md): built from the published row so the two cannot drift.
-ROW_ONE_LANGUAGE = {
-    "title": "service.tender.v1 in one language",
-    "type": "object",
-    "additionalProperties": False,
-    "required": [
-        "asaptic_id",
-        "market",
-        "category",
-        "summary",
-        "value_band",
-        "closing_bucket",
-        "lead_ok",
-        "new_this_issue",
-        "sort_key",
-    ],
-    "properties": {
-        "asaptic_id": _ROW_FIELDS["asaptic_id"],
-        "market": _ROW_FIELDS["market"],
-        "category": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["name"],
-            "properties": {"name": {"type": "string", "minLength": 1}},
-        },
-        "summary": _string("Sanitized summary in the requested language."),
-        "value_band": _ROW_FIELDS["value_band"],
-        "closing_bucket": _ROW_FIELDS["closing_bucket"],
-        "lead_ok": _ROW_FIELDS["lead_ok"],
-        "new_this_issue": _ROW_FIELDS["new_this_issue"],
-        "sort_key": _ROW_FIELDS["sort_key"],
-    },
-}
+# The lang-collapsed row and the list page are the published schema files as well, so the tool
+# schemas, REST's OpenAPI components and the validator cannot drift apart.
+ROW_ONE_LANGUAGE = _embedded(lang_row_schema())
 ANY_ROW = {"anyOf": [ROW, ROW_ONE_LANGUAGE]}
+LIST_ENVELOPE = _embedded(page_schema())
 
-_SNAPSHOT_META = {
-    "issue_id": {
-        "description": "The weekly listing issue, YYYY-Www.",
-        "type": "string",
-        "pattern": "^[0-9]{4}-W[0-9]{2}$",
-    },
-    "generated": _string("When the snapshot was published (RFC 3339, UTC)."),
-    "snapshot_etag": _string("Entity tag of the snapshot."),
-    "access": _string("Access tier of the response: public."),
-    "lang": {"description": "Present when rows are in one language.", "enum": list(LANGS)},
-}
-
-LIST_ENVELOPE = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["data", "meta"],
-    "properties": {
-        "data": {"type": "array", "items": ANY_ROW},
-        "meta": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": [
-                "total",
-                "returned",
-                "next_cursor",
-                "issue_id",
-                "generated",
-                "snapshot_etag",
-                "access",
-            ],
-            "properties": {
-                "total": {
-                    "description": "Rows matching the filters.",
-                    "type": "integer",
-                    "minimum": 0,
-                },
-                "returned": {"description": "Rows in this page.", "type": "integer", "minimum": 0},
-                "next_cursor": {
-                    "description": "Pass as cursor (with the same filters) for the next page; "
-                    "null on the last page.",
-                    "type": ["string", "null"],
-                },
-                **_SNAPSHOT_META,
-            },
-        },
-    },
-}
-
-_OPEN_META = {"type": "object", "properties": _SNAPSHOT_META}
+_OPEN_META = {"type": "object", "properties": {**SNAPSHOT_META, "lang": LANG_META}}
 
 
 def _vocabulary(name: str, key: str, extra: dict) -> dict:

@@ -1,15 +1,17 @@
 """The OpenAPI description of the feed's REST surface (operation by operation).
 
-The row schema is not restated here: ``components()`` embeds
-``tenders/schemas/service.tender.v1.json`` and the schemas derived from it (the hook in
-``config.openapi`` adds them to the document), and every response below refers to them by
+The row, the one-language row, the flat file and the list page are not restated here:
+``components()`` embeds the published JSON Schema files of ``tenders_client/schemas/`` (the
+hook in ``config.openapi`` adds them to the document), with the rows inside the page and the
+flat file replaced by ``$ref`` to the row components; every response below refers to them by
 ``$ref``.
 """
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 
+from tenders import contract
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
-from tenders.contract import collapsed_row_schema, row_schema
+from tenders.contract import LANG_META, SNAPSHOT_META
 from tenders.filters import DEFAULT_LIMIT, MAX_LIMIT, MAX_Q
 from tenders.markets import MARKET_CODES
 from tenders.rows import LANGS, SCHEMA_NAME
@@ -22,35 +24,6 @@ def ref(name: str) -> dict:
 
 
 # --- components -------------------------------------------------------------------------
-
-SNAPSHOT_META = {
-    "issue_id": {
-        "type": "string",
-        "pattern": r"^\d{4}-W\d{2}$",
-        "description": "The weekly issue: ISO week of publication, YYYY-Www.",
-        "examples": ["2026-W48"],
-    },
-    "generated": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When this snapshot was published (RFC 3339, UTC).",
-    },
-    "snapshot_etag": {
-        "type": "string",
-        "description": "Names this snapshot exactly; also the ETag header. It changes with every "
-        "publication, same-week republish or withdrawal.",
-    },
-    "access": {
-        "type": "string",
-        "const": "public",
-        "description": "Access tier of the response: public (keyless).",
-    },
-}
-LANG_META = {
-    "type": "string",
-    "enum": list(LANGS),
-    "description": "Present when lang was given: the language rows were collapsed to.",
-}
 
 
 def object_schema(properties: dict, required=None, description: str = "", **extra) -> dict:
@@ -110,38 +83,32 @@ def _facet_group(key_name: str, values: list[str] | None, names: bool) -> dict:
     return {"type": "array", "items": object_schema(item)}
 
 
-def components() -> dict:
-    row = {k: v for k, v in row_schema().items() if k not in ("$schema", "$id")}
-    row["externalDocs"] = {
+def published(name: str) -> dict:
+    """A published schema file as a component, linked to the file it comes from."""
+    schema = contract.embedded(contract.load(name))
+    schema["externalDocs"] = {
         "description": "The same schema as a JSON Schema file",
-        "url": "/schema/service.tender.v1.json",
+        "url": contract.schema_url(name),
     }
-    list_meta = {
-        "total": {"type": "integer", "minimum": 0, "description": "Rows matching the query."},
-        "returned": {"type": "integer", "minimum": 0, "description": "Rows in this response."},
-        "next_cursor": {
-            "type": ["string", "null"],
-            "description": "Pass as cursor, with the same filters, for the next page; null on "
-            "the last page.",
-        },
-        **SNAPSHOT_META,
-        "lang": LANG_META,
-    }
+    return schema
+
+
+def components() -> dict:
+    # The rows inside the page and the flat file become references to the row components,
+    # which is what the files inline; tests compare the two with the references resolved.
+    flat_file = published(contract.FLAT_FILE)
+    flat_file["properties"]["rows"]["items"] = ref("TenderRow")
+    page = published(contract.PAGE)
+    page["properties"]["data"]["items"] = _row_or_collapsed()
     one_meta = {**SNAPSHOT_META, "lang": LANG_META}
     facets_meta = {
         **SNAPSHOT_META,
         "rows_total": {"type": "integer", "minimum": 0, "description": "Rows in the snapshot."},
     }
     return {
-        "TenderRow": row,
-        "TenderRowOneLanguage": collapsed_row_schema(),
-        "TenderList": object_schema(
-            {
-                "data": {"type": "array", "items": _row_or_collapsed()},
-                "meta": object_schema(list_meta, required=list(list_meta)[:-1]),
-            },
-            description="One page of the listing, ordered by sort_key.",
-        ),
+        "TenderRow": published(contract.ROW),
+        "TenderRowOneLanguage": published(contract.LANG_ROW),
+        "TenderList": page,
         "TenderOne": object_schema(
             {
                 "data": _row_or_collapsed(),
@@ -180,20 +147,7 @@ def components() -> dict:
             description="ok: a current issue at most 8 days old; degraded: older; unavailable: "
             "nothing published or the database does not answer (HTTP 503).",
         ),
-        "FlatFile": object_schema(
-            {
-                "generated": SNAPSHOT_META["generated"],
-                "issue_id": SNAPSHOT_META["issue_id"],
-                "total": {"type": "integer", "minimum": 0, "description": "Rows in the file."},
-                "withheld": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "Records eligible for this issue but held back.",
-                },
-                "rows": {"type": "array", "items": ref("TenderRow")},
-            },
-            description="Every row of the current snapshot in sort_key order, full rows only.",
-        ),
+        "FlatFile": flat_file,
         "Error": _error(),
         "GatedError": {
             **_error(["SPEC_CODED_GATED"]),

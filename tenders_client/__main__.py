@@ -1,0 +1,7 @@
+"""``python -m tenders_client``: the ``tenders`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
