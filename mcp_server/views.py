@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
+from config.http import negotiated_quality
 from rfq.clients import client_info
 
 from . import domain
@@ -38,24 +39,8 @@ def accepts(header: str | None, media_type: str) -> bool:
     if header is None or not header.strip():
         return True
     family = media_type.split("/")[0] + "/*"
-    best: tuple[int, float] | None = None
-    for part in header.split(","):
-        fields = part.split(";")
-        media_range = fields[0].strip().lower()
-        specificity = {media_type: 2, family: 1, "*/*": 0}.get(media_range)
-        if specificity is None:
-            continue
-        quality = 1.0
-        for param in fields[1:]:
-            key, _, value = param.partition("=")
-            if key.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
-        if best is None or specificity > best[0]:
-            best = (specificity, quality)
-    return best is not None and best[1] > 0
+    quality = negotiated_quality(header, [media_type], [family, "*/*"])
+    return quality is not None and quality > 0
 
 
 def _same_origin(request: HttpRequest, origin: str) -> bool:

@@ -20,6 +20,7 @@ from config.api import (
     not_modified,
     query_params,
 )
+from config.http import negotiated_quality
 from tenders import selectors
 from tenders.filters import check_params
 
@@ -123,20 +124,4 @@ def _chunks(handle):
 
 def accepts_gzip(header: str) -> bool:
     """Whether an Accept-Encoding header admits gzip (an explicit q=0 refuses it)."""
-    star = None
-    for part in header.split(","):
-        name, *params = (p.strip() for p in part.split(";"))
-        quality = 1.0
-        for param in params:
-            key, _, value = param.partition("=")
-            if key.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
-        name = name.lower()
-        if name in ("gzip", "x-gzip"):
-            return quality > 0
-        if name == "*":
-            star = quality
-    return bool(star and star > 0)
+    return bool(negotiated_quality(header, ["gzip", "x-gzip"], ["*"]))
