@@ -48,12 +48,12 @@ AT = "2026-11-23T06:00:00Z"
 
 
 def setup(rows: int) -> None:
+    call_command("migrate", verbosity=0)  # first: a fresh database has no tables yet
+    call_command("createcachetable")
     issue = current_issue()
     if issue and issue.rows_total >= rows:
         print(f"Current issue {issue.issue_id} has {issue.rows_total:,} rows; no setup needed.")
         return
-    call_command("migrate", verbosity=0)
-    call_command("createcachetable")
     records = math.ceil(rows / PUBLISHED_SHARE)
     print(f"Loading {records:,} synthetic records for about {rows:,} published rows...")
     call_command("load_demo", rows=records, seed=7, at=AT, replace=True, verbosity=0)
