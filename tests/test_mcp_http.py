@@ -110,7 +110,9 @@ def test_a_client_that_does_not_accept_json_gets_406(client, accept):
     "accept", [BOTH, "application/json", "*/*", "application/*", "text/html, */*;q=0.1"]
 )
 def test_accept_headers_that_allow_json(client, accept):
-    assert post(client, Accept=accept).status_code == 200
+    response = post(client, Accept=accept)
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    assert response.json()["result"]["serverInfo"]["name"] == "tender-feed"
 
 
 def test_a_body_over_the_limit_is_413(client, settings):
@@ -168,7 +170,10 @@ def test_a_listed_origin_gets_a_cors_preflight(client, settings):
 
 
 def test_a_missing_origin_is_fine(client):
-    assert post(client).status_code == 200
+    response = post(client)
+    assert response.status_code == 200
+    assert response.json()["result"]["serverInfo"]["name"] == "tender-feed"
+    assert "Access-Control-Allow-Origin" not in response
 
 
 # --- GET, other methods, the well-known document ----------------------------------------------

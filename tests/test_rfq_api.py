@@ -228,7 +228,9 @@ def test_other_methods_are_405_in_the_error_contract(client):
 
 def test_no_csrf_token_is_needed_by_a_keyless_intake():
     client = Client(enforce_csrf_checks=True)
-    assert post(client, RFQ).status_code == 200
+    response = post(client, RFQ)
+    assert response.status_code == 200 and response.json()["received"] is True
+    assert Rfq.objects.get().reference == response.json()["reference"]
 
 
 def test_an_odd_accept_header_still_gets_json(client):

@@ -87,7 +87,14 @@ def test_equivalent_spellings_of_the_filters_share_cursors(client, feed):
             "cursor": first["meta"]["next_cursor"],
         },
     )
+    same_spelling = client.get(
+        URL,
+        {"market": "hk,sg", "category": "药品", "limit": 1, "cursor": first["meta"]["next_cursor"]},
+    )
     assert response.status_code == 200
+    assert response.json() == same_spelling.json()
+    assert len(response.json()["data"]) == 1
+    assert response.json()["data"][0]["sort_key"] > first["data"][0]["sort_key"]
 
 
 def test_a_publication_mid_crawl_answers_snapshot_changed_then_a_restart_reads_it_once(
