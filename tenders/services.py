@@ -91,7 +91,11 @@ REPLACED_GRACE = timedelta(minutes=10)
 WITHHELD_SAMPLE = 500
 PUBLISH_LOCK = 7_246_001
 
-Progress = Callable[[int, int], None]
+# progress(phase, done, total): called as work advances, at most once per batch. Phases, in
+# order: "read and plan" (records), then for a real publication "build indexes", "write flat
+# file" and "switch" (each 0 of 1, then 1 of 1). Jobs and the command show it to people.
+Progress = Callable[[str, int, int], None]
+PLAN_PHASE = "read and plan"
 
 
 @contextmanager
@@ -299,7 +303,7 @@ def _plan_all(
                     summary.new += p.cell[-1]
             done += len(planned)
             if progress:
-                progress(done, summary.eligible)
+                progress(PLAN_PHASE, done, summary.eligible)
             yield planned
     summary.continuing = summary.published - summary.new
     summary.dropped = previous.rows_total - summary.continuing if previous else 0
@@ -380,12 +384,20 @@ def _write_flat_file(issue: Issue) -> None:
         issue.flat_file_bytes = default_storage.size(name)
 
 
+def _step(progress: Progress | None, phase: str):
+    """Report a one-step phase as started; returns the call that reports it done."""
+    if progress:
+        progress(phase, 0, 1)
+    return lambda: progress(phase, 1, 1) if progress else None
+
+
 def _load_issue(
     issue: Issue,
     planned_batches: Iterable[list[Planned]],
     timings: dict[str, float],
     *,
     force_orm: bool = False,
+    progress: Progress | None = None,
 ) -> Counter:
     """Load the rows of a building issue and its withheld records; return the cell counts."""
     cells: Counter = Counter()
@@ -404,8 +416,10 @@ def _load_issue(
                         if p.values is None
                     ]
                 )
+        done = _step(progress, "build indexes")
         with _timed(timings, "build indexes and attach"):
             sink.finish()
+        done()
         IssueCount.objects.bulk_create(
             [
                 IssueCount(issue=issue, rows=n, **dict(zip(CELL_FIELDS, cell, strict=True)))
@@ -478,15 +492,20 @@ def _build_and_switch(
     timings: dict[str, float],
     *,
     force_orm: bool = False,
+    progress: Progress | None = None,
 ) -> None:
     try:
-        cells = _load_issue(issue, planned_batches, timings, force_orm=force_orm)
+        cells = _load_issue(issue, planned_batches, timings, force_orm=force_orm, progress=progress)
         issue.facets = facets_from_cells(cells)
+        done = _step(progress, "write flat file")
         with _timed(timings, "write flat file"):
             _write_flat_file(issue)
+        done()
         issue.save()
+        done = _step(progress, "switch")
         with _timed(timings, "switch"):
             _switch_to(issue, issue.generated)
+        done()
     except BaseException:
         log.exception(
             "Building issue %s (#%s) failed; the current issue is unchanged.",
@@ -540,7 +559,7 @@ def publish_issue(
             issue.continuing_count = summary.continuing
             issue.dropped_count = summary.dropped
 
-        _build_and_switch(issue, batches(), summary.timings, force_orm=force_orm)
+        _build_and_switch(issue, batches(), summary.timings, force_orm=force_orm, progress=progress)
         _prune(generated)
     return summary
 

@@ -414,3 +414,18 @@ def test_planning_in_worker_processes_gives_the_same_snapshot(t0, settings, monk
         alone.withheld_by_reason,
     )
     assert together.withheld_samples == alone.withheld_samples
+
+
+def test_progress_reports_each_phase_in_order(t0):
+    SourceTenderFactory.create_batch(3)
+    calls = []
+    services.publish_issue(now=t0, progress=lambda *call: calls.append(call))
+    assert calls == [
+        ("read and plan", 3, 3),
+        ("build indexes", 0, 1),
+        ("build indexes", 1, 1),
+        ("write flat file", 0, 1),
+        ("write flat file", 1, 1),
+        ("switch", 0, 1),
+        ("switch", 1, 1),
+    ]

@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.dateparse import parse_datetime
 
 from tenders.calendar import rfc3339
-from tenders.services import PublicationError, publish_issue
+from tenders.services import PLAN_PHASE, PublicationError, publish_issue
 
 
 def parse_at(value: str):
@@ -44,13 +44,17 @@ class Command(BaseCommand):
         show_progress = self.stdout.isatty()
         last = [0.0]
 
-        def progress(done: int, total: int) -> None:
+        def progress(phase: str, done: int, total: int) -> None:
             if verbosity < 1:
                 return
             moment = time.monotonic()
-            if done < total and moment - last[0] < 1.0:
+            if done < total and moment - last[0] < 1.0 and phase == PLAN_PHASE:
                 return
             last[0] = moment
+            if phase != PLAN_PHASE:
+                if done < total:
+                    self.stdout.write(f"  {phase} …")
+                return
             percent = 100 * done // total if total else 100
             line = f"  planned {done:,} of {total:,} records ({percent}%)"
             if show_progress:

@@ -14,9 +14,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from . import ids
-from .buckets import CLOSING_BUCKETS, VALUE_BANDS
-from .markets import MARKET_CHOICES
+from .. import ids
+from ..buckets import CLOSING_BUCKETS, VALUE_BANDS
+from ..markets import MARKET_CHOICES
 
 
 def new_real_listing_id() -> str:

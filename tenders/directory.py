@@ -1,0 +1,138 @@
+"""The directory of public bodies: how names get in, and how the gate reads them.
+
+``remember_bodies`` is the one way importers (and the seed migration) add names: in bulk, a few
+queries per call whatever the number of entries, idempotent (a name already known for a body
+adds nothing). A new entry joins an existing body of the same market when any of its names
+is already known there, so a notice that spells the buyer in English and Chinese, and a later
+one that gives only the Chinese name, end up as one body with both names.
+
+``directory_names`` streams every known spelling for the gate; ``directory_fingerprint`` changes
+whenever the directory does, so work that depends on it (a planned row) can be reused safely.
+"""
+
+import hashlib
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from .models import PublicBody, PublicBodyName
+
+NAME_MAX = 300
+
+
+def name_key(name: str) -> str:
+    """A name folded for comparison: NFKC, case-folded, runs of white space as one space."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())[:NAME_MAX]
+
+
+@dataclass(frozen=True)
+class BodyName:
+    name: str
+    lang: str = ""
+    form: str = PublicBodyName.Form.FULL
+
+
+@dataclass(frozen=True)
+class BodyEntry:
+    """One body as a notice (or a seed list) names it."""
+
+    market: str
+    names: Sequence[BodyName]
+    kind: str = PublicBody.Kind.BODY
+    origin: str = PublicBody.Origin.IMPORT
+    notes: str = field(default="", compare=False)
+
+
+def _clean(names: Iterable[BodyName]) -> list[BodyName]:
+    seen, kept = set(), []
+    for item in names:
+        text = " ".join((item.name or "").split())[:NAME_MAX]
+        key = name_key(text)
+        if len(key) < 2 or key in seen:
+            continue
+        seen.add(key)
+        kept.append(BodyName(text, item.lang, item.form))
+    return kept
+
+
+@transaction.atomic
+def remember_bodies(entries: Iterable[BodyEntry]) -> int:
+    """Add the bodies and names not yet known; returns how many names were added."""
+    entries = [(e, _clean(e.names)) for e in entries]
+    entries = [(e, names) for e, names in entries if names]
+    if not entries:
+        return 0
+    keys = {name_key(n.name) for _, names in entries for n in names}
+    known: dict[tuple[str, str, str], int] = {}
+    for body_id, market, kind, key in PublicBodyName.objects.filter(key__in=keys).values_list(
+        "body_id", "body__market", "body__kind", "key"
+    ):
+        known.setdefault((market, kind, key), body_id)
+    added = 0
+    new_names: list[PublicBodyName] = []
+    for entry, names in entries:
+        body_id = next(
+            (
+                known[(entry.market, entry.kind, name_key(n.name))]
+                for n in names
+                if (entry.market, entry.kind, name_key(n.name)) in known
+            ),
+            None,
+        )
+        if body_id is None:
+            body = PublicBody.objects.create(
+                market=entry.market,
+                kind=entry.kind,
+                origin=entry.origin,
+                name=names[0].name,
+                notes=entry.notes,
+            )
+            body_id = body.pk
+        for n in names:
+            slot = (entry.market, entry.kind, name_key(n.name))
+            if known.get(slot) == body_id:
+                continue
+            known.setdefault(slot, body_id)
+            new_names.append(
+                PublicBodyName(
+                    body_id=body_id, name=n.name, key=name_key(n.name), lang=n.lang, form=n.form
+                )
+            )
+    if new_names:
+        created = PublicBodyName.objects.bulk_create(new_names, ignore_conflicts=True)
+        added = len(created)
+    return added
+
+
+@dataclass(frozen=True)
+class DirectoryName:
+    """One spelling as the gate reads it."""
+
+    name: str
+    market: str
+    kind: str
+    form: str
+    lang: str
+    body_id: int
+
+
+def directory_names() -> Iterator[DirectoryName]:
+    rows = PublicBodyName.objects.order_by("pk").values_list(
+        "name", "body__market", "body__kind", "form", "lang", "body_id"
+    )
+    for row in rows.iterator(chunk_size=5000):
+        yield DirectoryName(*row)
+
+
+def directory_fingerprint() -> str:
+    """Changes whenever a spelling is added, edited or removed, or a body changes market or
+    kind (so gate results that depended on the directory can be reused only while it holds)."""
+    digest = hashlib.sha256()
+    rows = PublicBodyName.objects.order_by("pk").values_list(
+        "pk", "key", "form", "lang", "body__market", "body__kind"
+    )
+    for row in rows.iterator(chunk_size=5000):
+        digest.update("\x1f".join(map(str, row)).encode() + b"\x1e")
+    return digest.hexdigest()[:16]

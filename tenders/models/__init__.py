@@ -1,0 +1,34 @@
+"""The models of the feed, one module per area; import them from here.
+
+- ``feed``: the two worlds of the feed (private source records, public snapshots and counts).
+- ``directory``: the private directory of public bodies the sanitization gate checks against.
+"""
+
+from .directory import PublicBody, PublicBodyName
+from .feed import (
+    CATEGORY_CELL,
+    MARKET_CELL,
+    Category,
+    CurrencyRate,
+    Issue,
+    IssueCount,
+    SnapshotRow,
+    SourceTender,
+    WithheldRecord,
+    new_real_listing_id,
+)
+
+__all__ = [
+    "CATEGORY_CELL",
+    "MARKET_CELL",
+    "Category",
+    "CurrencyRate",
+    "Issue",
+    "IssueCount",
+    "PublicBody",
+    "PublicBodyName",
+    "SnapshotRow",
+    "SourceTender",
+    "WithheldRecord",
+    "new_real_listing_id",
+]
