@@ -135,10 +135,24 @@ def _database() -> dict:
         }
     config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
     if config["ENGINE"] == "django.db.backends.postgresql":
+        # Connections whose waits honour a request's answer limit (config.database).
         config["ENGINE"] = "config.postgres"
-        config.setdefault("OPTIONS", {})
-        # A dead database must answer fast (health answers 503 instead of hanging).
-        config["OPTIONS"].setdefault("connect_timeout", 5)
+        options = config.setdefault("OPTIONS", {})
+        # A server that is down or unreachable is noticed in seconds: a short connect timeout;
+        # keepalives for idle connections and a user timeout for unacknowledged writes, so a
+        # network that silently drops packets breaks the connection instead of hanging it.
+        options.setdefault("connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "2")))
+        options.setdefault("keepalives", 1)
+        options.setdefault("keepalives_idle", 30)
+        options.setdefault("keepalives_interval", 10)
+        options.setdefault("keepalives_count", 3)
+        options.setdefault("tcp_user_timeout", 10_000)
+        # The server cancels statements that outlive any request's wait (the run command and
+        # config/gunicorn.conf.py set 30 s for web processes; commands and workers, which
+        # publish with long statements, have none unless set).
+        statement_timeout = os.environ.get("DATABASE_STATEMENT_TIMEOUT")
+        if statement_timeout:
+            options["options"] = f"-c statement_timeout={int(statement_timeout)}s"
     return config
 
 
@@ -299,3 +313,14 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or (465 if EMAIL_USE_SSL else 587)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tender-feed@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Database answers and unavailability (issue #14) ---------------------------------------
+# Seconds a request waits for an answer from PostgreSQL before giving up and answering 503
+# (config.database): health probes, every public surface, staff pages (which may run heavier
+# queries). Commands and workers have no such limit.
+DATABASE_ANSWER_LIMITS = {
+    "health": 1.0,
+    "public": float(os.environ.get("DATABASE_REQUEST_TIMEOUT", "2")),
+    "staff": float(os.environ.get("DATABASE_STAFF_TIMEOUT", "20")),
+}
+MIDDLEWARE.insert(0, "config.middleware.DatabaseAnswerLimit")
