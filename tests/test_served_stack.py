@@ -8,6 +8,7 @@ account when run as root), so freezing it touches no other database on the machi
 """
 
 import contextlib
+import http.client
 import importlib.util
 import json
 import os
@@ -156,6 +157,44 @@ def mcp_call(stack: Stack, tool: str, arguments: dict, *, within=SURFACE_WITHIN)
         headers={"Content-Type": "application/json", "MCP-Protocol-Version": "2025-11-25"},
         within=within,
     )
+
+
+def post_chunked(stack: Stack, path: str, parts: list[bytes], **headers) -> tuple[int, dict]:
+    host, port = stack.base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=SURFACE_WITHIN)
+    try:
+        connection.request(
+            "POST",
+            path,
+            body=iter(parts),
+            headers={"Content-Type": "application/json", **headers},
+            encode_chunked=True,
+        )
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def test_chunked_bodies_are_read_by_the_intake_and_the_tool_server(stack):
+    parts = [b'{"product": "Chunked pumps", ', b'"buyer_contact": "b@example.com"}']
+    key = {"Idempotency-Key": "chunked-1"}
+    status, receipt = post_chunked(stack, "/rfq", parts, **key)
+    assert status == 200 and receipt["received"] is True
+    # Stored: a plain retry of the same content under the key replays that very record.
+    status, _, replay, _ = stack.request(
+        "/rfq",
+        method="POST",
+        body=b"".join(parts),
+        headers={"Content-Type": "application/json", **key},
+    )
+    assert (status, json.loads(replay)) == (200, receipt)
+    ping = [b'{"jsonrpc": "2.0", "id": 1, ', b'"method": "ping"}']
+    assert post_chunked(stack, "/mcp", ping) == (200, {"jsonrpc": "2.0", "id": 1, "result": {}})
+    # Strict on both: a repeated member is refused, never "last wins".
+    twice = [b'{"jsonrpc": "2.0", "id": 1, "method": "ping", ', b'"method": "tools/list"}']
+    status, answer = post_chunked(stack, "/mcp", twice)
+    assert (status, answer["error"]["code"]) == (400, -32700)
 
 
 def test_a_frozen_database_is_answered_fast_and_the_service_recovers(stack):
