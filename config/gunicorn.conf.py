@@ -37,4 +37,4 @@ accesslog = "-"
 # In web processes the database server also cancels any statement running longer than this
 # (seconds; config/settings.py): far past every request's answer limit, so a query whose
 # request already gave up does not run on. Commands and workers keep long statements.
-os.environ.setdefault("DATABASE_STATEMENT_TIMEOUT", "30")
+raw_env = [] if os.environ.get("DATABASE_STATEMENT_TIMEOUT") else ["DATABASE_STATEMENT_TIMEOUT=30"]

@@ -2,17 +2,9 @@
 
 Everything a deployment changes comes from an environment variable; the defaults are for a
 developer's machine. With ``DJANGO_DEBUG`` off the settings fail closed: missing secrets are an
-error, never a silently generated value.
-
-Environment:
-    DJANGO_DEBUG               "1" for development (default off)
-    SECRET_KEY                 Django's signing key (cursors, sessions)
-    TENDERS_SORT_KEY_SECRET    HMAC key for public sort keys; separate from SECRET_KEY
-    DATABASE_URL               e.g. postgres://user@127.0.0.1:5432/tenders; unset = SQLite in var/
-    REDIS_URL                  shared cache (rate limits, counts); unset = per-process memory
-    ALLOWED_HOSTS              comma-separated; defaults to localhost names
-    TENDERS_VAR_DIR            where the SQLite file, media and generated secrets live (var/)
-    PUBLIC_BASE_URL            absolute base for links in public documents (optional)
+error, never a silently generated value (the development secrets ``dev.py run`` wrote into
+``var/`` are used when present). Every variable is listed in the README ("Deploying"); a test
+keeps that list in step with this module.
 """
 
 import os
@@ -217,10 +209,6 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
-
 # --- Public API -----------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -324,3 +312,23 @@ DATABASE_ANSWER_LIMITS = {
     "staff": float(os.environ.get("DATABASE_STAFF_TIMEOUT", "20")),
 }
 MIDDLEWARE.insert(0, "config.middleware.DatabaseAnswerLimit")
+
+# --- Deployment behind TLS (issue #14) -----------------------------------------------------
+# One variable per security setting a deployment behind a TLS proxy needs (README,
+# "Deploying"); `manage.py check --deploy` is clean with the documented values. Off by default:
+# the run command serves plain HTTP on 127.0.0.1.
+# The header the proxy sets to "https" for requests it received over TLS, e.g.
+# X-Forwarded-Proto. Only behind such a proxy: otherwise any client could claim https.
+if os.environ.get("SECURE_PROXY_SSL_HEADER"):
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + os.environ["SECURE_PROXY_SSL_HEADER"].upper().replace("-", "_"),
+        "https",
+    )
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# Load balancers and orchestrators probe health over plain HTTP from inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^api/v1/health$"]
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)

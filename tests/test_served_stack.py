@@ -12,6 +12,7 @@ import http.client
 import importlib.util
 import json
 import os
+import runpy
 import signal
 import subprocess
 import sys
@@ -19,8 +20,13 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import quote, urlencode
 
+import psycopg
 import pytest
+
+from tenders import cursors
+from tenders.filters import Vocabulary, parse_list_params
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -39,10 +45,11 @@ def _dev():
 
 
 class Stack:
-    def __init__(self, base: str, cluster, log: Path):
+    def __init__(self, base: str, cluster, log: Path, database_url: str = ""):
         self.base = base
         self.cluster = cluster
         self.log = log
+        self.database_url = database_url
 
     def request(self, path, *, method="GET", body=None, headers=None, within=SURFACE_WITHIN):
         """(status, headers, body bytes, seconds taken)."""
@@ -121,7 +128,7 @@ def stack(tmp_path_factory):
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        stack = Stack(f"http://127.0.0.1:{port}", cluster, log)
+        stack = Stack(f"http://127.0.0.1:{port}", cluster, log, env["DATABASE_URL"])
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -195,6 +202,52 @@ def test_chunked_bodies_are_read_by_the_intake_and_the_tool_server(stack):
     twice = [b'{"jsonrpc": "2.0", "id": 1, "method": "ping", ', b'"method": "tools/list"}']
     status, answer = post_chunked(stack, "/mcp", twice)
     assert (status, answer["error"]["code"]) == (400, -32700)
+
+
+def test_the_longest_legitimate_request_fits_far_below_the_front_servers_limit(stack):
+    """Every filter with every category in its longest spelling, a 200-character Chinese q
+    and a cursor: answered by the API (not a 414 from gunicorn), in under half of gunicorn's
+    request-line limit. Beyond that limit the front server refuses, as documented."""
+    categories = json.loads(stack.request("/api/v1/tenders/facets")[2])["data"]["categories"]
+    spellings = [
+        max((c["name_en"], c["name_zh"], c["name_zht"]), key=lambda n: len(quote(n)))
+        for c in categories
+    ]
+    params = {
+        "market": "HK,MO,SG,GB,EU,AU,CA",
+        "category": ",".join(spellings),
+        "closing_bucket": "all",
+        "value_band": "lt_500k,500k_2m,2m_10m,gt_10m,unspecified",
+        "new": "true",
+        "lead_ok": "true",
+        "q": "醫" * 200,
+        "lang": "zht",
+        "limit": "200",
+    }
+    with psycopg.connect(stack.database_url) as connection:
+        pk, etag = connection.execute(
+            "SELECT id, snapshot_etag FROM tenders_issue WHERE is_current"
+        ).fetchone()
+    canonical = parse_list_params(
+        params, Vocabulary.from_facets({"categories": categories})
+    ).filters_key()
+    cursor = cursors.encode(cursors.Cursor(pk, etag, cursors.fingerprint(canonical), "0" * 64, 0))
+    url = "/api/v1/tenders?" + urlencode({**params, "cursor": cursor})
+    line = f"GET {url} HTTP/1.1"
+    print(f"\nlongest legitimate request line: {len(line)} bytes")
+    assert len(line) <= limit_request_line() // 2
+    status, _, body, _ = stack.request(url)
+    assert (status, json.loads(body)["meta"]["returned"]) == (200, 0)
+    # An oversized cursor is the API's own JSON error...
+    status, _, body, _ = stack.request("/api/v1/tenders?cursor=" + "A" * 4200)
+    assert (status, json.loads(body)["error"]["code"]) == (400, "invalid_cursor")
+    # ... and past the documented limit the front server answers 414.
+    assert stack.request("/api/v1/tenders?q=" + "x" * limit_request_line())[0] == 414
+
+
+def limit_request_line() -> int:
+    settings = runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
+    return settings["limit_request_line"]
 
 
 def test_a_frozen_database_is_answered_fast_and_the_service_recovers(stack):
