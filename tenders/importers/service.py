@@ -38,7 +38,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import buckets
-from ..chinese import to_traditional
+from ..chinese import to_simplified
 from ..directory import BodyEntry, BodyName, remember_bodies
 from ..drafting import NEED_MAX_LENGTH, draft_summaries
 from ..markets import MARKETS
@@ -52,7 +52,7 @@ from ..models import (
     PublicBody,
     SourceTender,
 )
-from ..sanitize import RecordSecrets, scan
+from ..sanitize import RecordSecrets, fold, scan
 from . import csvfile, eforms, gld, ocds
 from .classify import classify
 from .http import HttpPolicy
@@ -388,57 +388,79 @@ def _fill(tender: SourceTender, notice: Notice, category: Category) -> None:
     tender.description = notice.description
 
 
-def _clean_need(text: str, lang: str, secrets: RecordSecrets) -> tuple[str, str]:
-    """(the need, or '' with why it is not used)."""
-    if not text:
-        return "", ""
-    if len(text) > NEED_MAX_LENGTH:
-        return "", f"the title is longer than {NEED_MAX_LENGTH} characters"
-    summaries = {"en": text} if lang == "en" else {"zh": text, "zht": to_traditional(text)}
-    findings = scan(summaries, secrets)
-    if findings:
-        return "", "the gate found " + ", ".join(sorted({f.label for f in findings}))
-    return text, ""
+def _names_buyer(need: str, notice: Notice) -> bool:
+    """Whether the need spells a body the notice names, in any script (the record knows one
+    buyer name; a notice gives several: departments, Chinese names)."""
+    folded = fold(to_simplified(need))
+    for name in notice.names:
+        key = fold(to_simplified(name.name)).strip()
+        if len(key.replace(" ", "")) < 2:
+            continue
+        if f" {key} " in folded if key.isascii() else key in folded:
+            return True
+    return False
 
 
 def _draft(context: _Context, tender: SourceTender, notice: Notice) -> tuple[dict, list[str]]:
-    """The three summaries from public facts, the title as the need only when the gate finds it
-    clean; and notes for the curator."""
+    """The three summaries from public facts, with the title as the need only where the gate
+    finds it clean; and notes for the curator. One scan when the title passes (the usual
+    case); a language whose title brings findings is drafted again without it."""
     notes = []
     try:
         band = buckets.value_band(tender.amount, tender.currency, context.rates)
     except buckets.MissingRate as exc:
         band = None
         notes.append(f"drafted without a size: {exc}")
-    secrets = RecordSecrets.of(tender)
-    need_en, why_en = _clean_need(notice.need_en, "en", secrets)
-    need_zh, why_zh = _clean_need(notice.need_zh, "zh", secrets)
-    notes += [
-        f"title not used in the {lang} summary: {why}"
-        for lang, why in (("English", why_en), ("Chinese", why_zh))
-        if why
-    ]
+    needs = {"en": notice.need_en, "zh": notice.need_zh}
+    for lang, need in needs.items():
+        if not need:
+            continue
+        if len(need) > NEED_MAX_LENGTH:
+            why = f"it is longer than {NEED_MAX_LENGTH} characters"
+        elif _names_buyer(need, notice):
+            why = "it names a body of the notice"
+        else:
+            continue
+        needs[lang] = ""
+        notes.append(f"title not used in the {LANG_NAMES[lang]} summary: {why}")
     category = tender.category
 
-    def make(en: str, zh: str) -> dict:
+    def make() -> dict:
         return draft_summaries(
             category_slug=category.slug,
             category_en=category.name_en,
             category_zh=category.name_zh,
             market=tender.market,
             value_band=band,
-            need_en=en,
-            need_zh=zh,
+            need_en=needs["en"],
+            need_zh=needs["zh"],
             procedure=notice.procedure,
         ).as_dict()
 
-    draft = make(need_en, need_zh)
-    if (need_en or need_zh) and scan(draft, secrets):
-        draft = make("", "")
-        notes.append("title left out: the whole draft did not pass the gate with it")
-    if findings := scan(draft, secrets):
+    secrets = RecordSecrets.of(tender)
+    draft = make()
+    findings = scan(draft, secrets)
+    for _attempt in range(2):
+        if not findings or not any(needs.values()):
+            break
+        # Drop the title from the languages with findings; at the second try, from all.
+        for lang, fields in LANG_FIELDS.items():
+            mine = [f for f in findings if f.lang in fields]
+            if needs[lang] and (mine or _attempt):
+                needs[lang] = ""
+                labels = ", ".join(sorted({f.label for f in mine or findings}))
+                notes.append(
+                    f"title not used in the {LANG_NAMES[lang]} summary: the gate found {labels}"
+                )
+        draft = make()
+        findings = scan(draft, secrets)
+    if findings:
         notes.append("the draft has findings: " + "; ".join(f.describe() for f in findings))
     return draft, notes
+
+
+LANG_FIELDS = {"en": ("en",), "zh": ("zh", "zht")}
+LANG_NAMES = {"en": "English", "zh": "Chinese"}
 
 
 def _draft_hash(summaries: dict) -> str:
