@@ -6,80 +6,302 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tenders', '0006_public_body_directory'),
+        ("tenders", "0006_public_body_directory"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ImportSource',
+            name="ImportSource",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(help_text='What staff call this feed.', max_length=120, unique=True)),
-                ('format', models.CharField(choices=[('ocds', 'OCDS (JSON release or record packages, JSON Lines)'), ('eforms', 'eForms XML (TED notices, EU)'), ('gld', 'HK GLD e-Tender Box TenderNotice.xml'), ('csv', 'CSV with the documented columns')], max_length=8)),
-                ('market', models.CharField(blank=True, choices=[('HK', 'Hong Kong'), ('MO', 'Macao'), ('SG', 'Singapore'), ('GB', 'United Kingdom'), ('EU', 'European Union'), ('AU', 'Australia'), ('CA', 'Canada')], help_text='Required for OCDS and CSV; eForms is always EU and GLD always HK.', max_length=2)),
-                ('url', models.CharField(help_text='Where the notices are read from: an http(s) address (OCDS pages are followed through links.next) or a path on the server.', max_length=500, verbose_name='URL')),
-                ('enabled', models.BooleanField(default=True, help_text='Disabled sources are kept but not imported from.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(
+                        help_text="What staff call this feed.", max_length=120, unique=True
+                    ),
+                ),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("ocds", "OCDS (JSON release or record packages, JSON Lines)"),
+                            ("eforms", "eForms XML (TED notices, EU)"),
+                            ("gld", "HK GLD e-Tender Box TenderNotice.xml"),
+                            ("csv", "CSV with the documented columns"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "market",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("HK", "Hong Kong"),
+                            ("MO", "Macao"),
+                            ("SG", "Singapore"),
+                            ("GB", "United Kingdom"),
+                            ("EU", "European Union"),
+                            ("AU", "Australia"),
+                            ("CA", "Canada"),
+                        ],
+                        help_text="Required for OCDS and CSV; eForms is always EU and GLD always HK.",
+                        max_length=2,
+                    ),
+                ),
+                (
+                    "url",
+                    models.CharField(
+                        help_text="Where the notices are read from: an http(s) address (OCDS pages are followed through links.next) or a path on the server.",
+                        max_length=500,
+                        verbose_name="URL",
+                    ),
+                ),
+                (
+                    "enabled",
+                    models.BooleanField(
+                        default=True, help_text="Disabled sources are kept but not imported from."
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name'],
-                'permissions': [('run_import', 'Can import notices from sources and files')],
+                "ordering": ["name"],
+                "permissions": [("run_import", "Can import notices from sources and files")],
             },
         ),
         migrations.AlterField(
-            model_name='sourcetender',
-            name='status',
-            field=models.CharField(choices=[('draft', 'Draft'), ('approved', 'Approved'), ('withheld', 'Withheld'), ('closed', 'Closed at source')], db_index=True, default='draft', max_length=10),
+            model_name="sourcetender",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("draft", "Draft"),
+                    ("approved", "Approved"),
+                    ("withheld", "Withheld"),
+                    ("closed", "Closed at source"),
+                ],
+                db_index=True,
+                default="draft",
+                max_length=10,
+            ),
         ),
         migrations.CreateModel(
-            name='ImportRun',
+            name="ImportRun",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('format', models.CharField(choices=[('ocds', 'OCDS (JSON release or record packages, JSON Lines)'), ('eforms', 'eForms XML (TED notices, EU)'), ('gld', 'HK GLD e-Tender Box TenderNotice.xml'), ('csv', 'CSV with the documented columns')], max_length=8)),
-                ('location', models.CharField(help_text='The file, folder or URL read.', max_length=500)),
-                ('market', models.CharField(blank=True, choices=[('HK', 'Hong Kong'), ('MO', 'Macao'), ('SG', 'Singapore'), ('GB', 'United Kingdom'), ('EU', 'European Union'), ('AU', 'Australia'), ('CA', 'Canada')], max_length=2)),
-                ('since', models.DateField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('state', models.CharField(choices=[('running', 'Running'), ('completed', 'Completed'), ('failed', 'Failed')], default='running', max_length=10)),
-                ('read', models.PositiveIntegerField(default=0, help_text='Items read: releases, notices or rows (several may be one procedure).')),
-                ('created', models.PositiveIntegerField(default=0)),
-                ('updated', models.PositiveIntegerField(default=0)),
-                ('unchanged', models.PositiveIntegerField(default=0)),
-                ('closed', models.PositiveIntegerField(default=0, help_text='Procedures found cancelled, awarded, completed or withdrawn.')),
-                ('skipped', models.JSONField(blank=True, default=dict, help_text='Skipped procedures by reason.')),
-                ('failed', models.PositiveIntegerField(default=0)),
-                ('failures', models.JSONField(blank=True, default=list, help_text='Each failure: place, notice id and what to do.')),
-                ('error', models.TextField(blank=True, help_text='Why the run itself failed.')),
-                ('started_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('source', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='runs', to='tenders.importsource')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("ocds", "OCDS (JSON release or record packages, JSON Lines)"),
+                            ("eforms", "eForms XML (TED notices, EU)"),
+                            ("gld", "HK GLD e-Tender Box TenderNotice.xml"),
+                            ("csv", "CSV with the documented columns"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "location",
+                    models.CharField(help_text="The file, folder or URL read.", max_length=500),
+                ),
+                (
+                    "market",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("HK", "Hong Kong"),
+                            ("MO", "Macao"),
+                            ("SG", "Singapore"),
+                            ("GB", "United Kingdom"),
+                            ("EU", "European Union"),
+                            ("AU", "Australia"),
+                            ("CA", "Canada"),
+                        ],
+                        max_length=2,
+                    ),
+                ),
+                ("since", models.DateField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("running", "Running"),
+                            ("completed", "Completed"),
+                            ("failed", "Failed"),
+                        ],
+                        default="running",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "read",
+                    models.PositiveIntegerField(
+                        default=0,
+                        help_text="Items read: releases, notices or rows (several may be one procedure).",
+                    ),
+                ),
+                ("created", models.PositiveIntegerField(default=0)),
+                ("updated", models.PositiveIntegerField(default=0)),
+                ("unchanged", models.PositiveIntegerField(default=0)),
+                (
+                    "closed",
+                    models.PositiveIntegerField(
+                        default=0,
+                        help_text="Procedures found cancelled, awarded, completed or withdrawn.",
+                    ),
+                ),
+                (
+                    "skipped",
+                    models.JSONField(
+                        blank=True, default=dict, help_text="Skipped procedures by reason."
+                    ),
+                ),
+                ("failed", models.PositiveIntegerField(default=0)),
+                (
+                    "failures",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Each failure: place, notice id and what to do.",
+                    ),
+                ),
+                ("error", models.TextField(blank=True, help_text="Why the run itself failed.")),
+                (
+                    "started_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "source",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="runs",
+                        to="tenders.importsource",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-started_at', '-id'],
+                "ordering": ["-started_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='ImportedNotice',
+            name="ImportedNotice",
             fields=[
-                ('tender', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='imported', serialize=False, to='tenders.sourcetender')),
-                ('scheme', models.CharField(choices=[('ocds', 'OCDS (JSON release or record packages, JSON Lines)'), ('eforms', 'eForms XML (TED notices, EU)'), ('gld', 'HK GLD e-Tender Box TenderNotice.xml'), ('csv', 'CSV with the documented columns')], max_length=8)),
-                ('notice_id', models.CharField(help_text="The notice's own id: ocid, ContractFolderID, TenderNo.", max_length=200)),
-                ('raw', models.BinaryField(help_text='Every release or notice version seen, zlib-compressed.')),
-                ('raw_hash', models.CharField(max_length=64)),
-                ('state_at_source', models.CharField(help_text='active, planned, cancelled, unsuccessful, awarded, complete or withdrawn.', max_length=16)),
-                ('closed_reason', models.CharField(blank=True, max_length=300)),
-                ('notes', models.JSONField(blank=True, default=list, help_text='What the importer guessed.')),
-                ('draft_hash', models.CharField(blank=True, help_text="The summaries the importer last drafted; when staff have edited them since, an update keeps the staff's text.", max_length=64)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('first_run', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tenders.importrun')),
-                ('last_run', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tenders.importrun')),
-                ('source', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tenders.importsource')),
+                (
+                    "tender",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="imported",
+                        serialize=False,
+                        to="tenders.sourcetender",
+                    ),
+                ),
+                (
+                    "scheme",
+                    models.CharField(
+                        choices=[
+                            ("ocds", "OCDS (JSON release or record packages, JSON Lines)"),
+                            ("eforms", "eForms XML (TED notices, EU)"),
+                            ("gld", "HK GLD e-Tender Box TenderNotice.xml"),
+                            ("csv", "CSV with the documented columns"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "notice_id",
+                    models.CharField(
+                        help_text="The notice's own id: ocid, ContractFolderID, TenderNo.",
+                        max_length=200,
+                    ),
+                ),
+                (
+                    "raw",
+                    models.BinaryField(
+                        help_text="Every release or notice version seen, zlib-compressed."
+                    ),
+                ),
+                ("raw_hash", models.CharField(max_length=64)),
+                (
+                    "state_at_source",
+                    models.CharField(
+                        help_text="active, planned, cancelled, unsuccessful, awarded, complete or withdrawn.",
+                        max_length=16,
+                    ),
+                ),
+                ("closed_reason", models.CharField(blank=True, max_length=300)),
+                (
+                    "notes",
+                    models.JSONField(
+                        blank=True, default=list, help_text="What the importer guessed."
+                    ),
+                ),
+                (
+                    "draft_hash",
+                    models.CharField(
+                        blank=True,
+                        help_text="The summaries the importer last drafted; when staff have edited them since, an update keeps the staff's text.",
+                        max_length=64,
+                    ),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "first_run",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tenders.importrun",
+                    ),
+                ),
+                (
+                    "last_run",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tenders.importrun",
+                    ),
+                ),
+                (
+                    "source",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="tenders.importsource",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('scheme', 'notice_id'), name='importednotice_key')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("scheme", "notice_id"), name="importednotice_key"
+                    )
+                ],
             },
         ),
     ]

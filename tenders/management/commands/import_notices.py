@@ -34,7 +34,9 @@ class Command(BaseCommand):
     help = "Import public notices (OCDS, eForms, HK GLD, CSV) from a file, a folder or a URL."
 
     def add_arguments(self, parser):
-        parser.add_argument("format", choices=sorted(READERS), help="The source's format.")
+        parser.add_argument(
+            "fmt", metavar="format", choices=sorted(READERS), help="The source's format."
+        )
         parser.add_argument("location", metavar="PATH_OR_URL", help="File, folder or http(s) URL.")
         parser.add_argument(
             "--market", help="Market code (HK MO SG GB EU AU CA); implied for eforms and gld."
@@ -46,7 +48,7 @@ class Command(BaseCommand):
             "--dry-run", action="store_true", help="Read and report; write nothing."
         )
 
-    def handle(self, *args, format, location, market, since, dry_run, verbosity, **options):  # noqa: A002
+    def handle(self, *args, fmt, location, market, since, dry_run, verbosity, **options):
         since_day = parse_since(since) if since else None
         started = time.monotonic()
         on_terminal = self.stdout.isatty()
@@ -72,7 +74,7 @@ class Command(BaseCommand):
 
         try:
             run = import_notices(
-                format, location, market=market, since=since_day, progress=progress,
+                fmt, location, market=market, since=since_day, progress=progress,
                 dry_run=dry_run,
             )  # fmt: skip
         except ImportFailed as exc:
@@ -94,7 +96,10 @@ class Command(BaseCommand):
             ("updated", f"{run.updated:,}"),
             ("unchanged", f"{run.unchanged:,}"),
             ("closed at source", f"{run.closed:,}"),
-            *((f"skipped: {reason}", f"{count:,}") for reason, count in sorted(run.skipped.items())),
+            *(
+                (f"skipped: {reason}", f"{count:,}")
+                for reason, count in sorted(run.skipped.items())
+            ),
             ("failed", f"{run.failed:,}"),
             ("time", f"{elapsed:.1f} s"),
         ]
@@ -107,4 +112,6 @@ class Command(BaseCommand):
                 self.style.WARNING(f"  failed: {failure['place']}{who}: {failure['message']}")
             )
         if run.failed > FAILURES_SHOWN:
-            self.stdout.write(f"  … and {run.failed - FAILURES_SHOWN} more failures (see the admin)")
+            self.stdout.write(
+                f"  … and {run.failed - FAILURES_SHOWN} more failures (see the admin)"
+            )
