@@ -2,7 +2,7 @@
 
 A database that is down or unreachable is caught by the connection options (a short connect
 timeout; TCP keepalives and a user timeout for a network that drops packets; see
-``connection_options``). A *hung* server is not: its kernel still accepts connections and
+``config.settings``). A *hung* server is not: its kernel still accepts connections and
 acknowledges every byte, so nothing on the socket ever fails, and a request would wait until
 the front server kills its worker a minute later. So each request runs inside
 ``answer_within(seconds)``: any wait on the database (connecting included) that gets no answer
