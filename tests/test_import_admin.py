@@ -162,3 +162,24 @@ def test_importing_needs_the_permission(clerk):
     assert (action.status_code, messages_of(action)) == (200, [])
     assert "Import now" not in action.content.decode()
     assert ImportRun.objects.count() == SourceTender.objects.count() == 0
+
+
+def test_a_record_page_says_where_it_came_from_and_why_it_closed(admin_client):
+    from tenders.importers.service import import_notices
+
+    eforms = Path(__file__).resolve().parents[2] / "shared" / "data" / "eforms"
+    run = import_notices("eforms", str(eforms))
+    voided = ImportedNotice.objects.get(notice_id="4805c409-5939-4be9-8abd-837f7a5fee23").tender
+    html = admin_client.get(
+        reverse("admin:tenders_sourcetender_change", args=[voided.pk])
+    ).content.decode()
+    assert (
+        "EFORMS notice <code>4805c409-5939-4be9-8abd-837f7a5fee23</code>, state at source: "
+        f'cancelled (last import: <a href="/admin/tenders/importrun/{run.pk}/change/">run '
+        f"{run.pk}</a>)</p><p><strong>Closed at source:</strong> cancelled by the buyer (change "
+        "notice with reason cancel)</p>"
+    ) in html
+    closed = admin_client.get(
+        reverse("admin:tenders_sourcetender_changelist"), {"status__exact": "closed"}
+    )
+    assert [r.pk for r in closed.context["cl"].result_list] == [voided.pk]

@@ -19,7 +19,7 @@ from django.utils.html import format_html, format_html_join
 
 from ..importers.service import ImportFailed, check_market, import_from_source, import_notices
 from ..markets import MARKET_CHOICES
-from ..models import ImportFormat, ImportRun, ImportSource
+from ..models import ImportedNotice, ImportFormat, ImportRun, ImportSource, SourceTender
 
 PERMISSION = "tenders.run_import"
 UPLOAD_SUFFIXES = {
@@ -50,6 +50,39 @@ def _report(request, run: ImportRun, dry_run: bool) -> None:
         )
     else:
         messages.success(request, f"Imported {where}: {_summary(run)}.")
+
+
+def imported_notice_html(tender: SourceTender):
+    """What a record's page says about the notice it was imported from (staff only)."""
+    try:
+        notice = tender.imported
+    except (ImportedNotice.DoesNotExist, AttributeError):
+        return "Entered by staff (not imported)."
+    run = ""
+    if notice.last_run_id:
+        link = reverse("admin:tenders_importrun_change", args=[notice.last_run_id])
+        run = format_html(' (last import: <a href="{}">run {}</a>)', link, notice.last_run_id)
+    closed = (
+        format_html("<p><strong>Closed at source:</strong> {}</p>", notice.closed_reason)
+        if notice.closed_reason
+        else ""
+    )
+    notes = (
+        format_html(
+            "<ul>{}</ul>", format_html_join("", "<li>{}</li>", ((n,) for n in notice.notes))
+        )
+        if notice.notes
+        else ""
+    )
+    return format_html(
+        "<p>{} notice <code>{}</code>, state at source: {}{}</p>{}{}",
+        notice.scheme.upper(),
+        notice.notice_id,
+        notice.state_at_source,
+        run,
+        closed,
+        notes,
+    )
 
 
 # --- sources ------------------------------------------------------------------------------
