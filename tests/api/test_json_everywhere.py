@@ -113,7 +113,7 @@ def test_an_id_with_a_line_break_gets_the_rows_own_not_found(client, feed):
         response = client.get(url)
         assert response.status_code == 404
         assert response.content == absent.content, url
-    assert absent.json()["error"]["message"] == selectors.NOT_FOUND_MESSAGE
+    assert absent.json()["error"]["code"] == "not_found"
 
 
 # --- a database that does not answer ----------------------------------------------------
