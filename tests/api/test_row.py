@@ -3,7 +3,7 @@
 import jsonschema
 import pytest
 
-from tenders import services
+from tenders import publication
 from tenders.contract import collapsed_row_schema, row_schema
 from tenders.models import SourceTender
 from tests.api.feed import public
@@ -90,7 +90,7 @@ def test_every_absent_id_gets_the_same_404(client, feed, t0):
     gone.status = SourceTender.Status.WITHHELD
     gone.withheld_reason = "Cancelled by buyer"
     gone.save()
-    current = services.publish_issue(now=t0.replace(hour=8)).issue
+    current = publication.publish_issue(now=t0.replace(hour=8)).issue
     assert not current.rows.filter(asaptic_id=gone.listing_id).exists()
     # A record that exists privately but was never published.
     draft = SourceTender.objects.filter(listing_id__startswith="AT-TEST-").first()
