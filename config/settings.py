@@ -299,3 +299,9 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or (465 if EMAIL_USE_SSL else 587)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tender-feed@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- imports of public notices (issue #10) ---
+# Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
+TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
+    os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))
+)
