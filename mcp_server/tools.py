@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
+from tenders_client.jsontypes import a_type, explained, wanted
 
 from config.database import UNAVAILABLE
 from config.errors import ApiError, database_unavailable, error_body
@@ -26,7 +27,6 @@ from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
 from tenders import contract
 from tenders.contract import QUERY, embedded_schema
 from tenders.filters import TOOL
-from tenders_client.jsontypes import a_type, explained, wanted
 
 from . import domain
 
