@@ -159,7 +159,7 @@ def test_a_failure_halfway_leaves_the_old_issue_current(t0, monkeypatch):
     good = publication.publish_issue(now=t0).issue
     SourceTenderFactory()
 
-    def broken(issue):
+    def broken(issue, batches):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(publish, "write_flat_file", broken)
@@ -338,8 +338,9 @@ def test_publish_command_prints_the_summary_table(t0, capsys):
         "read source records",
         "plan rows (gate, buckets, search)",
         "load rows",
-        "build indexes and attach",
-        "write flat file",
+        "copy reused rows",
+        "build indexes and flat file",
+        "of which the flat file",
         "switch",
     ]
 

@@ -7,46 +7,65 @@ reading source records and loading rows. The planner keeps only a small window o
 flight, so memory does not grow with the number of records, and returns batches in order, so
 the result is the same as planning in one process.
 
-Workers import no Django: records, categories and rates travel as plain values.
+**Reuse.** A record whose planning inputs and planning context are unchanged since the issue
+its row was last published in (same ``digest``, see ``publication.reuse``) is not planned
+again: its row is copied from that issue with only the weekly parts recomputed here (closing
+bucket, value band, ``new_this_issue``). The gate, the search columns and the sort key, which
+cost nearly all of planning, run only for new and changed records.
+
+Workers import no Django: records, categories and rates travel as plain values, and rows come
+back already encoded for the store (``PlanContext.encoded``), so nothing big is pickled back.
 """
 
 import multiprocessing
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from itertools import islice
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .. import buckets
 from ..ids import sort_key
 from ..sanitize import RecordSecrets, scan
 from ..search import search_columns
+from . import pgcopy
 
 WITHHELD = "withheld"  # SourceTender.Status.WITHHELD, without importing the models
 
-# The fields of a source record that planning reads, in the order rows are streamed.
-CANDIDATE_FIELDS = (
+# The fields of a source record that publication reads, in the order rows are streamed: the
+# ones every record needs every week, then the ones only a fresh plan reads. The digest that
+# decides reuse covers all of them (``publication.reuse``).
+WEEKLY_FIELDS = (
     "pk",
     "listing_id",
     "status",
     "withheld_reason",
     "market",
     "category_id",
+    "deadline",
+    "amount",
+    "currency",
+    "lead_ok",
+)
+PLAN_FIELDS = (
     "buyer_name",
     "reference",
     "source_url",
     "title",
     "description",
-    "deadline",
-    "amount",
-    "currency",
     "summary_en",
     "summary_zh",
     "summary_zht",
-    "lead_ok",
 )
+CANDIDATE_FIELDS = WEEKLY_FIELDS + PLAN_FIELDS
+# Per issue: whether the previous week's issue had the record, the digest of its planning
+# inputs now, and the digest its row was planned from in the issue it was last published in.
+ISSUE_FIELDS = ("in_previous", "digest", "last_digest")
+# A reusable record travels as its first WEEKLY_LENGTH values only.
+WEEKLY_LENGTH = len(WEEKLY_FIELDS) + len(ISSUE_FIELDS)
+DIGEST_AT, LAST_DIGEST_AT = WEEKLY_LENGTH - 2, WEEKLY_LENGTH - 1
 
 
 class Candidate(NamedTuple):
@@ -58,22 +77,29 @@ class Candidate(NamedTuple):
     withheld_reason: str
     market: str
     category_id: int
-    buyer_name: str
-    reference: str
-    source_url: str
-    title: str
-    description: str
     deadline: datetime
     amount: Decimal | None
     currency: str
-    summary_en: str
-    summary_zh: str
-    summary_zht: str
     lead_ok: bool
     in_previous: bool
+    digest: str
+    last_digest: str | None
+    buyer_name: str = ""
+    reference: str = ""
+    source_url: str = ""
+    title: str = ""
+    description: str = ""
+    summary_en: str = ""
+    summary_zh: str = ""
+    summary_zht: str = ""
+
+    @property
+    def reusable(self) -> bool:
+        """Whether its row can be copied from the last issue (nothing it depends on changed)."""
+        return self.digest == self.last_digest
 
 
-assert Candidate._fields == (*CANDIDATE_FIELDS, "in_previous")
+assert Candidate._fields == (*WEEKLY_FIELDS, *ISSUE_FIELDS, *PLAN_FIELDS)
 
 # The snapshot columns a planned row's values fill, in order (all but the issue).
 ROW_VALUES = (
@@ -95,6 +121,14 @@ ROW_VALUES = (
     "search_latin",
     "search_cjk",
 )
+T, B, J = pgcopy.TEXT, pgcopy.BOOL, pgcopy.JSONB
+ROW_KINDS = (T, T, T, T, T, T, T, T, T, T, T, T, B, B, T, T, J)
+# What changes weekly in a reused row (keyed by its listing id), and each published row's
+# digest (keyed by its source record).
+WEEKLY_VALUES = ("asaptic_id", "value_band", "closing_bucket", "new_this_issue")
+WEEKLY_KINDS = (T, T, T, B)
+DIGEST_VALUES = ("tender_id", "digest")
+DIGEST_KINDS = (pgcopy.INT8, T)
 
 
 class CategoryNames(NamedTuple):
@@ -124,6 +158,25 @@ class PlanContext:
     rates: dict[str, Decimal]
     secret: str
     categories: dict[int, CategoryNames]
+    # Whether batches carry their rows encoded for COPY (bytes) rather than as tuples.
+    encoded: bool = False
+
+
+@dataclass
+class PlannedBatch:
+    """A batch of records, decided. ``rows`` (fresh rows, ``ROW_VALUES``), ``reused``
+    (``WEEKLY_VALUES`` of rows copied from their last issue) and ``digests``
+    (``DIGEST_VALUES`` of every published row) are lists of tuples, or their COPY encoding."""
+
+    rows: Any
+    reused: Any
+    digests: Any
+    cells: Counter = field(default_factory=Counter)
+    withheld: list[tuple[int, str, list[str]]] = field(default_factory=list)
+    records: int = 0
+    published: int = 0
+    new: int = 0
+    reused_count: int = 0
 
 
 def batched(iterable: Iterable, size: int) -> Iterator[list]:
@@ -161,14 +214,11 @@ def plan_record(
     secrets = RecordSecrets.of(tender)
     reasons += [f"sanitization: {f.describe()}" for f in scan(summaries, secrets)]
     try:
-        band = buckets.value_band(tender.amount, tender.currency, rates)
+        band, bucket, new = weekly_parts(tender, generated, rates, in_previous)
     except buckets.MissingRate as exc:
         reasons.append(f"missing rate: {exc}")
-        band = None
     if reasons:
         return Planned(tender.pk, tender.listing_id, None, None, reasons)
-    bucket = buckets.closing_bucket(tender.deadline, generated)
-    new = not in_previous
     values = (
         sort_key(tender.listing_id, secret),
         tender.listing_id,
@@ -193,22 +243,67 @@ def plan_record(
             category.name_zht,
         ),
     )
-    cell = (tender.market, category.slug, bucket, band, tender.lead_ok, new)
-    return Planned(tender.pk, tender.listing_id, values, cell, [])
+    return Planned(
+        tender.pk, tender.listing_id, values, cell_of(tender, category, band, bucket, new), []
+    )
 
 
-def plan_batch(context: PlanContext, rows: Iterable[Candidate]) -> list[Planned]:
-    return [
-        plan_record(
-            row,
-            category=context.categories[row.category_id],
-            generated=context.generated,
-            rates=context.rates,
-            secret=context.secret,
-            in_previous=row.in_previous,
-        )
-        for row in rows
-    ]
+def weekly_parts(tender, generated: datetime, rates: dict, in_previous: bool) -> tuple:
+    """``(value_band, closing_bucket, new_this_issue)``: the parts of a row that change from
+    week to week, recomputed even for a reused row. Raises ``buckets.MissingRate``."""
+    band = buckets.value_band(tender.amount, tender.currency, rates)
+    return band, buckets.closing_bucket(tender.deadline, generated), not in_previous
+
+
+def cell_of(tender, category: CategoryNames, band: str | None, bucket: str, new: bool) -> tuple:
+    """The row's filter combination, in ``IssueCount`` field order."""
+    return (tender.market, category.slug, bucket, band, tender.lead_ok, new)
+
+
+def plan_batch(context: PlanContext, rows: Iterable[tuple]) -> PlannedBatch:
+    """Decide a batch of records (``Candidate`` values; reusable ones cut to
+    ``WEEKLY_LENGTH``): fresh rows planned in full, reused ones only their weekly parts."""
+    fresh, reused, digests = [], [], []
+    batch = PlannedBatch(fresh, reused, digests)
+    for row in rows:
+        tender = Candidate(*row)
+        category = context.categories[tender.category_id]
+        batch.records += 1
+        if tender.reusable:
+            try:
+                band, bucket, new = weekly_parts(
+                    tender, context.generated, context.rates, tender.in_previous
+                )
+            except buckets.MissingRate as exc:
+                reasons = [f"missing rate: {exc}"]
+            else:
+                reasons, cell = [], cell_of(tender, category, band, bucket, new)
+                reused.append((tender.listing_id, band, bucket, new))
+                batch.reused_count += 1
+        else:
+            planned = plan_record(
+                tender,
+                category=category,
+                generated=context.generated,
+                rates=context.rates,
+                secret=context.secret,
+                in_previous=tender.in_previous,
+            )
+            reasons, cell = planned.reasons, planned.cell
+            if planned.values is not None:
+                fresh.append(planned.values)
+        if reasons:
+            batch.withheld.append((tender.pk, tender.listing_id, reasons))
+            continue
+        digests.append((tender.pk, tender.digest))
+        batch.cells[cell] += 1
+        batch.published += 1
+        batch.new += cell[-1]
+    if context.encoded:
+        batch.rows = pgcopy.encode(fresh, ROW_KINDS)
+        batch.reused = pgcopy.encode(reused, WEEKLY_KINDS)
+        batch.digests = pgcopy.encode(digests, DIGEST_KINDS)
+    return batch
 
 
 _worker_context: PlanContext | None = None
@@ -219,7 +314,7 @@ def _start_worker(context: PlanContext) -> None:
     _worker_context = context
 
 
-def _plan_in_worker(rows: list[Candidate]) -> list[Planned]:
+def _plan_in_worker(rows: list[tuple]) -> PlannedBatch:
     return plan_batch(_worker_context, rows)
 
 
@@ -247,7 +342,7 @@ class BatchPlanner:
             self.pool.terminate()
             self.pool.join()
 
-    def plan(self, batches: Iterable[list[Candidate]]) -> Iterator[list[Planned]]:
+    def plan(self, batches: Iterable[list[tuple]]) -> Iterator[PlannedBatch]:
         if self.pool is None:
             for rows in batches:
                 yield plan_batch(self.context, rows)

@@ -7,44 +7,37 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Value
 from django.utils import timezone
 
 from .. import calendar
-from ..models import (
-    Category,
-    CurrencyRate,
-    Issue,
-    IssueCount,
-    SnapshotRow,
-    SourceTender,
-    WithheldRecord,
-)
+from ..models import Category, CurrencyRate, Issue, IssueCount, WithheldRecord
+from . import sources
 from .planning import (
-    CANDIDATE_FIELDS,
+    DIGEST_AT,
+    LAST_DIGEST_AT,
+    WEEKLY_LENGTH,
     BatchPlanner,
-    Candidate,
     CategoryNames,
     PlanContext,
-    Planned,
-    batched,
+    PlannedBatch,
     reason_kind,
 )
 from .snapshots import (
     CELL_FIELDS,
     PublicationError,
     discard,
+    discard_stale_builds,
     facets_from_cells,
     prune,
     publication_lock,
     switch_to,
     write_flat_file,
 )
-from .storage import snapshot_store
+from .storage import TableStore, snapshot_store
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +70,8 @@ class PublicationSummary:
     continuing: int = 0
     dropped: int = 0
     withheld: int = 0
+    # Published rows copied from the last issue instead of planned again.
+    reused: int = 0
     previous_issue_id: str | None = None
     replaces_same_week: bool = False
     withheld_by_reason: Counter = field(default_factory=Counter)
@@ -90,28 +85,17 @@ class PublicationSummary:
         return self.issue.snapshot_etag if self.issue else ""
 
 
-def eligible_tenders(generated: datetime, previous: Issue | None):
-    """Approved and staff-withheld records whose deadline is not long past, in a stable order."""
-    cutoff = generated - timedelta(days=settings.TENDERS_PASSED_GRACE_DAYS)
-    qs = SourceTender.objects.filter(
-        status__in=[SourceTender.Status.APPROVED, SourceTender.Status.WITHHELD],
-        deadline__gte=cutoff,
-    ).order_by("pk")
-    if previous is None or previous.rows_pruned:
-        qs = qs.annotate(in_previous=Value(False))
-    else:
-        earlier = SnapshotRow.objects.filter(issue=previous, asaptic_id=OuterRef("listing_id"))
-        qs = qs.annotate(in_previous=Exists(earlier))
-    # Plain tuples, not model instances: planning a million records skips a million __init__s.
-    return qs.values_list(*CANDIDATE_FIELDS, "in_previous")
-
-
 def _previous_issue(issue_id: str) -> Issue | None:
     return (
         Issue.objects.filter(state=Issue.State.LIVE, issue_id__lt=issue_id)
         .order_by("-issue_id")
         .first()
     )
+
+
+def _last_issue() -> Issue | None:
+    """The issue rows are reused from: the current one, while it has its rows."""
+    return Issue.objects.filter(is_current=True, rows_pruned=False).first()
 
 
 def _check_clock(issue_id: str) -> None:
@@ -123,68 +107,78 @@ def _check_clock(issue_id: str) -> None:
         )
 
 
-def _record_withheld(summary: PublicationSummary, planned: Planned) -> None:
-    summary.withheld += 1
-    summary.withheld_by_reason.update({reason_kind(r) for r in planned.reasons})
-    if len(summary.withheld_samples) < WITHHELD_SAMPLE:
-        summary.withheld_samples.append((planned.listing_id, planned.reasons))
+def _count(summary: PublicationSummary, batch: PlannedBatch) -> None:
+    summary.published += batch.published
+    summary.new += batch.new
+    summary.reused += batch.reused_count
+    for _pk, listing_id, reasons in batch.withheld:
+        summary.withheld += 1
+        summary.withheld_by_reason.update({reason_kind(r) for r in reasons})
+        if len(summary.withheld_samples) < WITHHELD_SAMPLE:
+            summary.withheld_samples.append((listing_id, reasons))
 
 
 def _plan_all(
     summary: PublicationSummary,
     previous: Issue | None,
+    last: Issue | None,
     progress: Progress | None,
-) -> Iterator[list[Planned]]:
+    *,
+    store: TableStore,
+    encoded: bool,
+) -> Iterator[PlannedBatch]:
     """Stream eligible records in batches and decide each one. Counts go into ``summary``.
 
     Large publications plan in worker processes (``TENDERS_PUBLISH_WORKERS``) while this
-    process reads; batches come back in order either way.
+    process reads; batches come back in order either way. Records whose row can be reused
+    from ``last`` travel without the fields only a fresh plan reads.
     """
+    categories = {
+        c.pk: CategoryNames(c.slug, c.name_en, c.name_zh, c.name_zht)
+        for c in Category.objects.all()
+    }
     context = PlanContext(
         generated=summary.generated,
         rates={r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()},
         secret=settings.TENDERS_SORT_KEY_SECRET,
-        categories={
-            c.pk: CategoryNames(c.slug, c.name_en, c.name_zh, c.name_zht)
-            for c in Category.objects.all()
-        },
+        categories=categories,
+        encoded=encoded,
     )
     batch_size = settings.TENDERS_PUBLISH_BATCH
-    qs = eligible_tenders(summary.generated, previous)
-    summary.eligible = qs.count()
+    summary.eligible = sources.eligible_tenders(summary.generated).count()
+    rows = sources.candidates(summary.generated, previous, last, sources.context_key(categories))
     parallel = summary.eligible >= settings.TENDERS_PUBLISH_PARALLEL_FROM
     timings = summary.timings
     reading, planning = "read source records", "plan rows (gate, buckets, search)"
 
-    def candidates() -> Iterator[list[Candidate]]:
-        chunks = batched(qs.iterator(chunk_size=batch_size), batch_size)
+    def candidates() -> Iterator[list[tuple]]:
+        chunks = store.stream(rows, batch_size)
         while True:
             with _timed(timings, reading):
                 chunk = next(chunks, None)
-            if chunk is None:
-                return
-            yield [Candidate._make(row) for row in chunk]
+                if chunk is None:
+                    return
+                chunk = [
+                    row[:WEEKLY_LENGTH] if row[DIGEST_AT] == row[LAST_DIGEST_AT] else row
+                    for row in chunk
+                ]
+            yield chunk
 
     done = 0
     with BatchPlanner(context, settings.TENDERS_PUBLISH_WORKERS if parallel else 0) as planner:
         batches = planner.plan(candidates())
         while True:
             read_before, started = timings.get(reading, 0.0), time.perf_counter()
-            planned = next(batches, None)
+            batch = next(batches, None)
             waited = time.perf_counter() - started - (timings.get(reading, 0.0) - read_before)
             timings[planning] = timings.get(planning, 0.0) + waited
-            if planned is None:
+            if batch is None:
                 break
-            for p in planned:
-                if p.values is None:
-                    _record_withheld(summary, p)
-                else:
-                    summary.published += 1
-                    summary.new += p.cell[-1]
-            done += len(planned)
+            _count(summary, batch)
+            done += batch.records
             if progress:
                 progress(PLAN_PHASE, done, summary.eligible)
-            yield planned
+            yield batch
     summary.continuing = summary.published - summary.new
     summary.dropped = previous.rows_total - summary.continuing if previous else 0
 
@@ -196,34 +190,24 @@ def _step(progress: Progress | None, phase: str):
     return lambda: progress(phase, 1, 1) if progress else None
 
 
-def _load_issue(
-    issue: Issue,
-    planned_batches: Iterable[list[Planned]],
-    timings: dict[str, float],
-    *,
-    force_orm: bool = False,
-    progress: Progress | None = None,
+def _load(
+    issue: Issue, build, batches: Iterable[PlannedBatch], timings: dict[str, float]
 ) -> Counter:
-    """Load the rows of a building issue and its withheld records; return the cell counts."""
+    """Load the rows of a building issue, its withheld records and its counts; return the
+    counts. One transaction: committed at its end unless the caller has one."""
     cells: Counter = Counter()
     with transaction.atomic():
-        loader = snapshot_store(bulk=not force_orm).loader(issue)
-        for planned in planned_batches:
+        build.start()
+        for batch in batches:
             with _timed(timings, "load rows"):
-                rows = [p.values for p in planned if p.values is not None]
-                loader.write(rows)
-                cells.update(p.cell for p in planned if p.cell is not None)
+                build.write(batch)
+                cells.update(batch.cells)
                 WithheldRecord.objects.bulk_create(
-                    [
-                        WithheldRecord(issue=issue, tender_id=p.tender_pk, reasons=p.reasons)
-                        for p in planned
-                        if p.values is None
-                    ]
+                    WithheldRecord(issue=issue, tender_id=pk, reasons=reasons)
+                    for pk, _listing_id, reasons in batch.withheld
                 )
-        done = _step(progress, "build indexes")
-        with _timed(timings, "build indexes and attach"):
-            loader.finish()
-        done()
+        with _timed(timings, "copy reused rows"):
+            build.finish_load()
         IssueCount.objects.bulk_create(
             [
                 IssueCount(issue=issue, rows=n, **dict(zip(CELL_FIELDS, cell, strict=True)))
@@ -234,24 +218,39 @@ def _load_issue(
     return cells
 
 
-def _build_and_switch(
+def build_and_switch(
     issue: Issue,
-    planned_batches: Iterable[list[Planned]],
+    build,
     timings: dict[str, float],
     *,
-    force_orm: bool = False,
+    load: Callable[[], Counter],
     progress: Progress | None = None,
+    switching: Callable[[], None] | None = None,
 ) -> None:
+    """Load (``load()``), index and write the flat file of a building issue, then make it
+    current (running ``switching()`` in the same transaction); any failure discards it and
+    leaves the current issue, and everything else, as it was."""
     try:
-        cells = _load_issue(issue, planned_batches, timings, force_orm=force_orm, progress=progress)
-        issue.facets = facets_from_cells(cells)
-        done = _step(progress, "write flat file")
-        with _timed(timings, "write flat file"):
-            write_flat_file(issue)
-        done()
+        issue.facets = facets_from_cells(load())
         issue.save()
+
+        def flat_file() -> None:
+            with _timed(timings, "of which the flat file"):
+                write_flat_file(issue, build.rows_by_sort_key(settings.TENDERS_PUBLISH_BATCH))
+            # Saved at once, so a build killed later can still find and delete the file.
+            issue.save(update_fields=["snapshot_etag", "flat_file", "flat_file_bytes"])
+
+        done = _step(progress, "build indexes")
+        timings.setdefault("build indexes and flat file", 0.0)
+        with _timed(timings, "build indexes and flat file"):
+            build.index(flat_file)
+        done()
+        _step(progress, "write flat file")()
         done = _step(progress, "switch")
-        with _timed(timings, "switch"):
+        with _timed(timings, "switch"), transaction.atomic():
+            build.attach()
+            if switching:
+                switching()
             switch_to(issue, issue.generated)
         done()
     except BaseException:
@@ -272,7 +271,7 @@ def publish_issue(
     progress: Progress | None = None,
     force_orm: bool = False,
 ) -> PublicationSummary:
-    """Publish this week's issue from the approved records (see the module docstring).
+    """Publish this week's issue from the approved records (see the package docstring).
 
     ``dry_run`` plans everything and reports the same counts, writing nothing.
     ``force_orm`` loads rows with INSERTs even on PostgreSQL (tests compare both paths).
@@ -288,25 +287,34 @@ def publish_issue(
         previous_issue_id=previous.issue_id if previous else None,
         replaces_same_week=Issue.objects.filter(state=Issue.State.LIVE, issue_id=issue_id).exists(),
     )
+    store = snapshot_store(bulk=not force_orm)
     if dry_run:
-        for _ in _plan_all(summary, previous, progress):
+        plan = _plan_all(summary, previous, _last_issue(), progress, store=store, encoded=False)
+        for _ in plan:
             pass
         return summary
 
     with publication_lock():
+        discard_stale_builds()
+        last = _last_issue()
         issue = Issue.objects.create(
             issue_id=issue_id, generated=generated, previous=previous, published_by=user
         )
         summary.issue = issue
+        build = store.build(issue, last=last)
 
-        def batches():
-            yield from _plan_all(summary, previous, progress)
+        def load() -> Counter:
+            batches = _plan_all(
+                summary, previous, last, progress, store=store, encoded=build.encoded
+            )
+            cells = _load(issue, build, batches, summary.timings)
             issue.rows_total = summary.published
             issue.withheld = summary.withheld
             issue.new_count = summary.new
             issue.continuing_count = summary.continuing
             issue.dropped_count = summary.dropped
+            return cells
 
-        _build_and_switch(issue, batches(), summary.timings, force_orm=force_orm, progress=progress)
+        build_and_switch(issue, build, summary.timings, load=load, progress=progress)
         prune(generated)
     return summary

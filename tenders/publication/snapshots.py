@@ -5,9 +5,11 @@ import gzip
 import hashlib
 import json
 import logging
+import queue
 import tempfile
+import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
@@ -20,8 +22,8 @@ from django.db.models import Q
 from .. import buckets, calendar
 from ..calendar import rfc3339
 from ..markets import MARKETS
-from ..models import Category, Issue, SnapshotRow
-from ..rows import ROW_COLUMNS, row_from_values
+from ..models import Category, Issue
+from ..rows import row_from_values
 from .storage import snapshot_store
 
 log = logging.getLogger(__name__)
@@ -90,34 +92,34 @@ def facets_from_cells(cells: Counter) -> dict:
     }
 
 
-def write_flat_file(issue: Issue) -> None:
-    """Stream the issue's rows, ordered by sort_key, into a gzipped JSON file in storage.
+def write_flat_file(issue: Issue, batches: Iterable[list[tuple]]) -> None:
+    """Write the issue's rows (batches of ``ROW_COLUMNS`` tuples, in sort_key order) as a
+    gzipped JSON document to storage; sets the issue's etag and file.
 
     The snapshot etag is the SHA-256 of the uncompressed document (truncated to 32 hex digits),
-    so the flat file's ETag names exactly its bytes.
+    so the flat file's ETag names exactly its bytes. Rows are serialized here while a thread
+    hashes and compresses the previous chunk (both release the GIL).
     """
     digest = hashlib.sha256()
     head = (
         f'{{"generated": "{rfc3339(issue.generated)}", "issue_id": "{issue.issue_id}", '
         f'"total": {issue.rows_total}, "withheld": {issue.withheld}, "rows": ['
     )
-    rows = SnapshotRow.objects.filter(issue=issue).order_by("sort_key").values_list(*ROW_COLUMNS)
     with tempfile.TemporaryFile() as raw:
         with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
 
-            def emit(text: str) -> None:
-                data = text.encode()
+            def emit(data: bytes) -> None:
                 digest.update(data)
                 gz.write(data)
 
-            emit(head)
-            first = True
-            with transaction.atomic():
-                for values in rows.iterator(chunk_size=settings.TENDERS_PUBLISH_BATCH):
-                    text = json.dumps(row_from_values(values), ensure_ascii=False)
-                    emit(text if first else "," + text)
-                    first = False
-            emit("]}")
+            with _Pipe(emit) as pipe:
+                pipe.put(head.encode())
+                separator = ""
+                for batch in batches:
+                    text = ",".join(_json(row_from_values(values)) for values in batch)
+                    pipe.put((separator + text).encode())
+                    separator = ","
+                pipe.put(b"]}")
         issue.snapshot_etag = digest.hexdigest()[:32]
         raw.seek(0)
         name = default_storage.save(
@@ -125,6 +127,42 @@ def write_flat_file(issue: Issue) -> None:
         )
         issue.flat_file = name
         issue.flat_file_bytes = default_storage.size(name)
+
+
+_json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+class _Pipe:
+    """Hands chunks to ``consume`` in a thread of its own, a few at a time, in order."""
+
+    def __init__(self, consume: Callable[[bytes], None]):
+        self.chunks: queue.Queue = queue.Queue(maxsize=4)
+        self.error: BaseException | None = None
+
+        def work() -> None:
+            while (chunk := self.chunks.get()) is not None:
+                if self.error is None:
+                    try:
+                        consume(chunk)
+                    except BaseException as exc:
+                        self.error = exc
+
+        self.thread = threading.Thread(target=work, daemon=True)
+
+    def __enter__(self) -> "_Pipe":
+        self.thread.start()
+        return self
+
+    def put(self, chunk: bytes) -> None:
+        if self.error is not None:
+            raise self.error
+        self.chunks.put(chunk)
+
+    def __exit__(self, *exc) -> None:
+        self.chunks.put(None)
+        self.thread.join()
+        if self.error is not None and exc[0] is None:
+            raise self.error
 
 
 def switch_to(issue: Issue, when: datetime) -> None:
@@ -151,8 +189,9 @@ def discard(issue: Issue) -> None:
     snapshot_store().drop_rows(issue)
     if issue.flat_file:
         default_storage.delete(issue.flat_file)
+    # The etag goes too: it names a file that is gone, and the next build may make the same.
     Issue.objects.filter(pk=issue.pk).update(
-        state=Issue.State.FAILED, is_current=False, rows_pruned=True
+        state=Issue.State.FAILED, is_current=False, rows_pruned=True, snapshot_etag="", flat_file=""
     )
 
 
@@ -174,3 +213,13 @@ def prune(now: datetime) -> list[str]:
         Issue.objects.filter(pk=issue.pk).update(rows_pruned=True, flat_file="")
         pruned.append(f"{issue.issue_id}#{issue.pk}")
     return pruned
+
+
+def discard_stale_builds() -> list[str]:
+    """Discard the builds a killed publication or withdrawal left behind. Called with the lock
+    held, so no build is running: every issue still building is one nobody will finish."""
+    stale = list(Issue.objects.filter(state=Issue.State.BUILDING))
+    for issue in stale:
+        log.warning("Discarding issue %s (#%s), left building.", issue.issue_id, issue.pk)
+        discard(issue)
+    return [f"{issue.issue_id}#{issue.pk}" for issue in stale]

@@ -2,31 +2,37 @@
 
 Everything that depends on the database engine sits behind ``snapshot_store()``; publication,
 withdrawal, the read path and search ask the store what to do, never which database they are
-on.
+on. A publication talks to its store through a *build*: ``start``, ``write`` planned batches
+(or ``copy_rows`` of another issue), ``finish_load``, ``index`` (running the flat file
+alongside), then ``attach`` inside the switch transaction.
 
-- ``PartitionStore`` (PostgreSQL): the snapshot table is partitioned by issue. A publication
-  creates a bare table, loads it with COPY, builds its indexes in bulk (far faster than
-  maintaining a trigram index row by row) and attaches it. Readers filter on the current
-  issue, so an attached but not yet current partition is invisible to them. Retiring an issue
-  drops its table instead of deleting a million rows.
+- ``PartitionStore`` (PostgreSQL): the snapshot table, and the private ``PlanDigest`` table,
+  are partitioned by issue. A build creates bare tables, loads them with binary COPY (rows
+  arrive already encoded from the planning workers) and copies reused rows from the last issue
+  inside the database. When the caller has no transaction of its own, the load is committed
+  (the bare tables are invisible to readers) and the indexes are built in parallel on their
+  own connections while the flat file is written; the tables are attached at the switch.
+  Retiring an issue drops its tables instead of deleting a million rows.
 - ``TableStore`` (any other database, e.g. the embedded SQLite of ``dev.py run``): one plain
-  table, rows inserted in batches and deleted with DELETE.
+  table each, rows inserted in batches and deleted with DELETE.
 """
 
-import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.db.migrations.operations import CreateModel
+from django.db.models import QuerySet
 
 from .. import search
-from ..models import Issue, SnapshotRow
-from .planning import ROW_VALUES, batched
+from ..models import Issue, PlanDigest, SnapshotRow
+from ..rows import ROW_COLUMNS
+from . import pgcopy
+from .planning import DIGEST_VALUES, ROW_VALUES, WEEKLY_VALUES, PlannedBatch, batched
 
-PARENT = "tenders_snapshotrow"
-# Snapshot columns in load order: the issue, then a planned row's values.
-LOAD_COLUMNS = ("issue_id", *ROW_VALUES)
+PARENT = SnapshotRow._meta.db_table
+DIGESTS = PlanDigest._meta.db_table
 # One publication or withdrawal at a time (the PostgreSQL advisory lock's key).
 PUBLISH_LOCK = 7_246_001
 
@@ -35,7 +41,7 @@ def snapshot_store(*, bulk: bool = True) -> "TableStore":
     """The store of the default database. ``bulk=False`` loads with INSERTs even where the
     store has a faster path (tests compare both)."""
     if connection.vendor == "postgresql":
-        return PartitionStore(bulk=bulk)
+        return PartitionStore() if bulk else AttachedPartitionStore()
     return TableStore()
 
 
@@ -50,24 +56,17 @@ class TableStore:
         """Yields whether this process holds the publication lock (SQLite serializes writers)."""
         yield True
 
-    def loader(self, issue: Issue) -> "RowLoader":
-        return RowLoader(issue)
+    def stream(self, rows: QuerySet, size: int) -> Iterator[list[tuple]]:
+        """A ``values_list`` queryset's rows, in batches, without holding them all."""
+        yield from batched(rows.iterator(chunk_size=size), size)
 
-    def copy_rows_except(self, source: Issue, target: Issue, listing_id: str) -> None:
-        """Fill ``target``'s snapshot with ``source``'s rows, leaving one listing out."""
-        rows = (
-            SnapshotRow.objects.filter(issue=source)
-            .exclude(asaptic_id=listing_id)
-            .order_by("sort_key")
-            .values_list(*ROW_VALUES)
-        )
-        loader = self.loader(target)
-        for chunk in batched(rows.iterator(chunk_size=2000), 2000):
-            loader.write(chunk)
-        loader.finish()
+    def build(self, issue: Issue, *, last: Issue | None = None) -> "TableBuild":
+        """A build of ``issue``'s snapshot; reused rows are copied from ``last``."""
+        return TableBuild(issue, last)
 
     def drop_rows(self, issue: Issue) -> None:
         SnapshotRow.objects.filter(issue=issue).delete()
+        PlanDigest.objects.filter(issue=issue).delete()
 
     @contextmanager
     def planner_hints(self, hints: dict[str, str]) -> Iterator[None]:
@@ -75,32 +74,68 @@ class TableStore:
         yield
 
 
-class RowLoader:
-    """Batched INSERTs of planned rows into the snapshot table."""
+class TableBuild:
+    """Rows and digests inserted through the ORM, in the caller's transaction."""
 
-    def __init__(self, issue: Issue):
+    encoded = False  # planned batches carry tuples
+
+    def __init__(self, issue: Issue, last: Issue | None):
         self.issue = issue
+        self.last = last
 
-    def write(self, rows: list[tuple]) -> None:
-        if rows:
-            SnapshotRow.objects.bulk_create(
-                [
-                    SnapshotRow(issue=self.issue, **dict(zip(ROW_VALUES, row, strict=True)))
-                    for row in rows
-                ]
-            )
-
-    def finish(self) -> None:
+    def start(self) -> None:
         pass
+
+    def write(self, batch: PlannedBatch) -> None:
+        issue = self.issue
+        rows = [_row(issue, values) for values in batch.rows]
+        if batch.reused:
+            weekly = {r[0]: r[1:] for r in batch.reused}
+            for row in SnapshotRow.objects.filter(issue=self.last, asaptic_id__in=weekly):
+                row.issue = issue
+                row.value_band, row.closing_bucket, row.new_this_issue = weekly[row.asaptic_id]
+                rows.append(row)
+        SnapshotRow.objects.bulk_create(rows)
+        PlanDigest.objects.bulk_create(
+            PlanDigest(issue=issue, tender_id=pk, digest=digest) for pk, digest in batch.digests
+        )
+
+    def copy_rows(self, source: Issue, *, except_listing: str) -> None:
+        """Fill the build with ``source``'s rows and digests, leaving one listing out."""
+        rows = SnapshotRow.objects.filter(issue=source).exclude(asaptic_id=except_listing)
+        for chunk in batched(rows.values_list(*ROW_VALUES).iterator(chunk_size=2000), 2000):
+            SnapshotRow.objects.bulk_create(_row(self.issue, values) for values in chunk)
+        digests = PlanDigest.objects.filter(issue=source).exclude(tender__listing_id=except_listing)
+        PlanDigest.objects.bulk_create(
+            PlanDigest(issue=self.issue, tender_id=t, digest=d)
+            for t, d in digests.values_list("tender_id", "digest")
+        )
+
+    def finish_load(self) -> None:
+        pass
+
+    def index(self, alongside: Callable[[], None]) -> None:
+        """Build the indexes, running ``alongside()`` meanwhile where the store can;
+        ``alongside`` reads ``rows_by_sort_key``."""
+        alongside()
+
+    def rows_by_sort_key(self, size: int) -> Iterator[list[tuple]]:
+        """The build's rows as ``ROW_COLUMNS`` tuples, ordered by sort_key, in batches."""
+        rows = SnapshotRow.objects.filter(issue=self.issue).order_by("sort_key")
+        yield from batched(rows.values_list(*ROW_COLUMNS).iterator(chunk_size=size), size)
+
+    def attach(self) -> None:
+        pass
+
+
+def _row(issue: Issue, values: tuple) -> SnapshotRow:
+    return SnapshotRow(issue=issue, **dict(zip(ROW_VALUES, values, strict=True)))
 
 
 class PartitionStore(TableStore):
     """PostgreSQL: one partition per issue, loaded bare and indexed in bulk before ATTACH."""
 
     indexed_search = True
-
-    def __init__(self, *, bulk: bool = True):
-        self.bulk = bulk
 
     @contextmanager
     def lock(self) -> Iterator[bool]:
@@ -114,110 +149,243 @@ class PartitionStore(TableStore):
                 with connection.cursor() as cursor:
                     cursor.execute("SELECT pg_advisory_unlock(%s)", [PUBLISH_LOCK])
 
-    def loader(self, issue: Issue) -> RowLoader:
-        if self.bulk:
-            return CopyLoader(issue)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"CREATE TABLE {partition_name(issue.pk)} PARTITION OF {PARENT} "
-                f"FOR VALUES IN ({int(issue.pk)})"
-            )
-        return RowLoader(issue)
+    def stream(self, rows: QuerySet, size: int) -> Iterator[list[tuple]]:
+        # A server-side cursor in binary: C loaders for every column (Django's own iterator
+        # reads text, and parses each timestamp in Python).
+        sql, params = rows.query.get_compiler(connection=connection).as_sql()
+        connection.ensure_connection()
+        with (
+            transaction.atomic(savepoint=False),
+            connection.connection.cursor(name="publication_read", binary=True) as cursor,
+        ):
+            cursor.itersize = size
+            cursor.execute(sql, params)
+            while chunk := cursor.fetchmany(size):
+                yield chunk
 
-    def copy_rows_except(self, source: Issue, target: Issue, listing_id: str) -> None:
-        if not self.bulk:
-            return super().copy_rows_except(source, target, listing_id)
-        columns = ", ".join(ROW_VALUES)
-        with connection.cursor() as cursor:
-            table = _create_bare(cursor, target.pk)
-            cursor.execute(
-                f"INSERT INTO {table} (issue_id, {columns}) SELECT %s, {columns} "
-                f"FROM {PARENT} WHERE issue_id = %s AND asaptic_id <> %s",
-                [target.pk, source.pk, listing_id],
-            )
-            _index_and_attach(cursor, target.pk)
+    def build(self, issue: Issue, *, last: Issue | None = None) -> "PartitionBuild":
+        return PartitionBuild(issue, last)
 
     def drop_rows(self, issue: Issue) -> None:
         with connection.cursor() as cursor:
-            cursor.execute(f"DROP TABLE IF EXISTS {partition_name(issue.pk)}")
+            for parent in (PARENT, DIGESTS):
+                cursor.execute(f"DROP TABLE IF EXISTS {partition_name(issue.pk, parent)}")
 
-    @contextmanager
-    def planner_hints(self, hints: dict[str, str]) -> Iterator[None]:
-        enclosed = connection.in_atomic_block
-        # The settings are local to the transaction; when it is the caller's and goes on, they
-        # are restored at once. No savepoint: the reads inside write nothing.
-        with transaction.atomic(savepoint=False), connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(hints)),
-                [item for pair in hints.items() for item in pair],
-            )
-            yield
-            if enclosed:
+    def planner_hints(self, hints: dict[str, str]):
+        return _hints(hints)
+
+
+class AttachedPartitionStore(PartitionStore):
+    """PostgreSQL loaded through the ORM: partitions attached at once, rows INSERTed."""
+
+    def build(self, issue: Issue, *, last: Issue | None = None) -> TableBuild:
+        return AttachedPartitionBuild(issue, last)
+
+
+class AttachedPartitionBuild(TableBuild):
+    def start(self) -> None:
+        with connection.cursor() as cursor:
+            for parent in (PARENT, DIGESTS):
                 cursor.execute(
-                    "SELECT set_config(name, reset_val, true) FROM pg_settings "
-                    "WHERE name = ANY(%s)",
-                    [list(hints)],
+                    f"CREATE TABLE {partition_name(self.issue.pk, parent)} PARTITION OF {parent} "
+                    f"FOR VALUES IN ({int(self.issue.pk)})"
                 )
 
 
-class CopyLoader(RowLoader):
-    """COPY into a bare partition; its indexes are built in bulk, then it is attached."""
+class PartitionBuild:
+    """Bare partitions, loaded by binary COPY, indexed in bulk, attached at the switch."""
 
-    def __init__(self, issue: Issue):
-        super().__init__(issue)
-        self.cursor = connection.cursor()
-        self.table = _create_bare(self.cursor, issue.pk)
+    encoded = True  # planning workers send rows as COPY tuples
 
-    def write(self, rows: list[tuple]) -> None:
-        columns = ", ".join(LOAD_COLUMNS)
-        with self.cursor.cursor.copy(f"COPY {self.table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                # search_cjk goes in as JSON text (COPY would write a list as an array).
-                cjk = json.dumps(row[-1], ensure_ascii=False)
-                copy.write_row((self.issue.pk, *row[:-1], cjk))
+    def __init__(self, issue: Issue, last: Issue | None):
+        self.issue = issue
+        self.last = last
+        self.table = partition_name(issue.pk)
+        self.digests = partition_name(issue.pk, DIGESTS)
 
-    def finish(self) -> None:
-        _index_and_attach(self.cursor, self.issue.pk)
-        self.cursor.close()
+    def start(self) -> None:
+        """Create the bare tables, and the table of this week's parts of reused rows."""
+        pk = int(self.issue.pk)
+        with connection.cursor() as cursor:
+            for table, parent in ((self.table, PARENT), (self.digests, DIGESTS)):
+                cursor.execute(f"CREATE TABLE {table} (LIKE {parent} INCLUDING DEFAULTS)")
+                # Rows are written without their issue: every row of the table has this one.
+                cursor.execute(f"ALTER TABLE {table} ALTER issue_id SET DEFAULT {pk}")
+                cursor.execute(f"ALTER TABLE {table} ADD CHECK (issue_id = {pk})")
+            if self.last is not None:
+                cursor.execute(
+                    "CREATE TEMPORARY TABLE publication_weekly (asaptic_id text, "
+                    "value_band text, closing_bucket text, new_this_issue bool) ON COMMIT DROP"
+                )
+
+    def write(self, batch: PlannedBatch) -> None:
+        with connection.cursor() as cursor:
+            _copy_in(cursor, self.table, ROW_VALUES, batch.rows)
+            _copy_in(cursor, "publication_weekly", WEEKLY_VALUES, batch.reused)
+            _copy_in(cursor, self.digests, DIGEST_VALUES, batch.digests)
+
+    def copy_rows(self, source: Issue, *, except_listing: str) -> None:
+        columns = ", ".join(ROW_VALUES)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {self.table} ({columns}) SELECT {columns} FROM {PARENT} "
+                "WHERE issue_id = %s AND asaptic_id <> %s",
+                [source.pk, except_listing],
+            )
+            cursor.execute(
+                f"INSERT INTO {self.digests} (tender_id, digest) SELECT d.tender_id, d.digest "
+                f"FROM {DIGESTS} d JOIN tenders_sourcetender t ON t.id = d.tender_id "
+                "WHERE d.issue_id = %s AND t.listing_id <> %s",
+                [source.pk, except_listing],
+            )
+
+    def finish_load(self) -> None:
+        """Copy the reused rows from the last issue, with this week's parts."""
+        if self.last is None:
+            return
+        weekly = set(WEEKLY_VALUES)
+        columns = ", ".join(ROW_VALUES)
+        chosen = ", ".join(f"w.{c}" if c in weekly else f"r.{c}" for c in ROW_VALUES)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {self.table} ({columns}) SELECT {chosen} "
+                f"FROM {PARENT} r JOIN publication_weekly w USING (asaptic_id) "
+                "WHERE r.issue_id = %s",
+                [self.last.pk],
+            )
+            cursor.execute("DROP TABLE publication_weekly")
+
+    def index(self, alongside: Callable[[], None]) -> None:
+        """ANALYZE, then every index; ``alongside()`` (the flat file) starts as soon as the
+        sort_key index is there. In parallel on separate connections when the load could be
+        committed, else one after the other in the caller's transaction."""
+        first, *plain, digests = self._plain_indexes()
+        found = self._search_indexes()
+        analyze = f"ANALYZE {self.table}"
+        if connection.in_atomic_block:
+            _run([analyze, first, *plain, digests, *found])
+            alongside()
+            return
+        ready = threading.Event()
+        # Two lanes of about equal work: the search indexes take as long as all the others.
+        lanes = [_Lane([analyze, first], then=ready.set, more=[*plain, digests]), _Lane(found)]
+        for lane in lanes:
+            lane.start()
+        ready.wait()
+        try:
+            alongside()
+        finally:
+            for lane in lanes:
+                lane.join()
+        for lane in lanes:
+            if lane.error is not None:
+                raise lane.error
+
+    def _plain_indexes(self) -> list[str]:
+        """Each matches one of the parent's, so ATTACH adopts it: the primary key's first (the
+        flat file reads along it), the digests' last."""
+        table, meta = self.table, SnapshotRow._meta
+        statements = [
+            f"CREATE UNIQUE INDEX {table}_pkey ON {table} (issue_id, sort_key)",
+            f"CREATE UNIQUE INDEX {table}_listing ON {table} (issue_id, asaptic_id)",
+        ]
+        for index in meta.indexes:
+            columns = ", ".join(meta.get_field(f).column for f in index.fields)
+            statements.append(f"CREATE INDEX {table}_{index.name} ON {table} ({columns})")
+        digests = self.digests
+        statements.append(f"CREATE UNIQUE INDEX {digests}_pk ON {digests} (issue_id, tender_id)")
+        return statements
+
+    def _search_indexes(self) -> list[str]:
+        table = self.table
+        return [f"CREATE INDEX {table}_{n} ON {table} {how}" for n, how in search.INDEXES.items()]
+
+    def rows_by_sort_key(self, size: int) -> Iterator[list[tuple]]:
+        columns = ", ".join(ROW_COLUMNS)
+        connection.ensure_connection()
+        with (
+            # Along the sort_key index, not a sort of the whole table.
+            _hints({"enable_sort": "off"}),
+            connection.connection.cursor(name="publication_rows", binary=True) as cursor,
+        ):
+            cursor.itersize = size
+            cursor.execute(f"SELECT {columns} FROM {self.table} ORDER BY sort_key")
+            while chunk := cursor.fetchmany(size):
+                yield chunk
+
+    def attach(self) -> None:
+        """Make the built tables partitions (in the switch transaction): their indexes and
+        constraints are adopted by the parents', so nothing is built here."""
+        pk = int(self.issue.pk)
+        table, digests = self.table, self.digests
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"ALTER TABLE {table} ADD PRIMARY KEY USING INDEX {table}_pkey, "
+                # A constraint (not a bare unique index) so ATTACH adopts it for the parent's.
+                f"ADD CONSTRAINT {table}_listing UNIQUE USING INDEX {table}_listing"
+            )
+            cursor.execute(f"ALTER TABLE {digests} ADD PRIMARY KEY USING INDEX {digests}_pk")
+            for part, parent in ((table, PARENT), (digests, DIGESTS)):
+                cursor.execute(f"ALTER TABLE {parent} ATTACH PARTITION {part} FOR VALUES IN ({pk})")
 
 
-def partition_name(issue_pk: int) -> str:
-    return f"{PARENT}_i{int(issue_pk)}"
+class _Lane(threading.Thread):
+    """Statements run in order on a connection of their own (Django gives each thread one)."""
+
+    def __init__(self, statements: list[str], *, then=None, more: list[str] = ()):
+        super().__init__(daemon=True)
+        self.statements, self.then, self.more = statements, then, list(more)
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            _run(self.statements)
+            if self.then:
+                self.then()
+            _run(self.more)
+        except BaseException as exc:
+            self.error = exc
+            if self.then:
+                self.then()  # never leave the main thread waiting
+        finally:
+            connections["default"].close()
 
 
-def _create_bare(cursor, issue_pk: int) -> str:
-    name = partition_name(issue_pk)
-    cursor.execute(f"CREATE TABLE {name} (LIKE {PARENT} INCLUDING DEFAULTS)")
-    return name
+def _run(statements: list[str]) -> None:
+    # Sorting and GIN builds go faster with more memory (per build, in the server).
+    with _hints({"maintenance_work_mem": "256MB"}), connection.cursor() as cursor:
+        for statement in statements:
+            cursor.execute(statement)
 
 
-def _index_and_attach(cursor, issue_pk: int) -> None:
-    """Build the partition's indexes in bulk, then attach it (matching indexes are adopted)."""
-    name = partition_name(issue_pk)
-    pk = int(issue_pk)
-    cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
-    cursor.execute(f"ALTER TABLE {name} ADD CONSTRAINT {name}_issue CHECK (issue_id = {pk})")
-    for index_name, columns in _model_indexes():
-        cursor.execute(f"CREATE INDEX {name}_{index_name} ON {name} ({', '.join(columns)})")
-    cursor.execute(f"ALTER TABLE {name} ADD PRIMARY KEY (issue_id, sort_key)")
-    # A constraint (not a bare unique index) so ATTACH adopts it for the parent's constraint.
-    cursor.execute(
-        f"ALTER TABLE {name} ADD CONSTRAINT {name}_listing UNIQUE (issue_id, asaptic_id)"
-    )
-    for suffix, method in search.INDEXES.items():
-        cursor.execute(f"CREATE INDEX {name}_{suffix} ON {name} {method}")
-    cursor.execute(f"ALTER TABLE {PARENT} ATTACH PARTITION {name} FOR VALUES IN ({pk})")
-    cursor.execute(f"ANALYZE {name}")
+@contextmanager
+def _hints(settings: dict[str, str]) -> Iterator[None]:
+    """Server settings for the statements inside, local to the transaction; when that is the
+    caller's and goes on, they are restored at once. No savepoint: nothing here needs one."""
+    enclosed = connection.in_atomic_block
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(settings)),
+            [item for pair in settings.items() for item in pair],
+        )
+        yield
+        if enclosed:
+            cursor.execute(
+                "SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name = ANY(%s)",
+                [list(settings)],
+            )
 
 
-def _model_indexes() -> list[tuple[str, list[str]]]:
-    """The plain indexes of ``SnapshotRow.Meta.indexes`` as (name, columns); each partition
-    builds its own copy before ATTACH, which then adopts it for the parent's index."""
-    meta = SnapshotRow._meta
-    return [
-        (index.name, [meta.get_field(field).column for field in index.fields])
-        for index in meta.indexes
-    ]
+def _copy_in(cursor, table: str, columns, data: bytes) -> None:
+    if not data:
+        return
+    statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN (FORMAT binary)"
+    with cursor.cursor.copy(statement) as copy:
+        copy.write(pgcopy.framed(data))
+
+
+def partition_name(issue_pk: int, parent: str = PARENT) -> str:
+    return f"{parent}_i{int(issue_pk)}"
 
 
 class CreatePartitionedModel(CreateModel):

@@ -1,6 +1,5 @@
 """Emergency withdrawal of one published row: a new snapshot of the same issue without it."""
 
-import logging
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
@@ -8,18 +7,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import Issue, IssueCount, SnapshotRow, SourceTender, WithheldRecord
-from .snapshots import (
-    CELL_FIELDS,
-    PublicationError,
-    discard,
-    facets_from_cells,
-    publication_lock,
-    switch_to,
-    write_flat_file,
-)
+from .publish import build_and_switch
+from .snapshots import CELL_FIELDS, PublicationError, discard_stale_builds, publication_lock
 from .storage import snapshot_store
-
-log = logging.getLogger(__name__)
 
 
 def withdraw_row(
@@ -41,6 +31,7 @@ def withdraw_row(
         raise PublicationError("Give a reason for the withdrawal (staff see it in the history).")
     generated = (now or timezone.now()).astimezone(UTC).replace(microsecond=0)
     with publication_lock():
+        discard_stale_builds()
         current = Issue.objects.filter(is_current=True).first()
         if current is None:
             raise PublicationError("Nothing is published yet; there is nothing to withdraw.")
@@ -49,6 +40,7 @@ def withdraw_row(
             raise PublicationError(
                 f"{listing_id} is not in the current snapshot ({current.issue_id})."
             )
+        tender = SourceTender.objects.get(listing_id=listing_id)
         issue = Issue.objects.create(
             issue_id=current.issue_id,
             generated=max(generated, current.generated + timedelta(seconds=1)),
@@ -62,9 +54,13 @@ def withdraw_row(
             continuing_count=current.continuing_count - (not row.new_this_issue),
             dropped_count=current.dropped_count,
         )
-        try:
+        build = snapshot_store(bulk=not force_orm).build(issue)
+
+        def load() -> Counter:
             with transaction.atomic():
-                snapshot_store(bulk=not force_orm).copy_rows_except(current, issue, listing_id)
+                build.start()
+                build.copy_rows(current, except_listing=listing_id)
+                build.finish_load()
                 cells = Counter(
                     {
                         tuple(getattr(c, f) for f in CELL_FIELDS): c.rows
@@ -81,19 +77,15 @@ def withdraw_row(
                     WithheldRecord(issue=issue, tender_id=w.tender_id, reasons=w.reasons)
                     for w in current.withheld_records.all()
                 )
-                tender = SourceTender.objects.select_for_update().get(listing_id=listing_id)
                 WithheldRecord.objects.create(
                     issue=issue, tender=tender, reasons=[f"withdrawn by staff: {reason}"]
                 )
-                tender.status = SourceTender.Status.WITHHELD
-                tender.withheld_reason = f"Withdrawn from {current.issue_id}: {reason}"
-                tender.save(update_fields=["status", "withheld_reason", "updated_at"])
-            issue.facets = facets_from_cells(cells)
-            write_flat_file(issue)
-            issue.save()
-            switch_to(issue, generated)
-        except BaseException:
-            log.exception("Withdrawing %s failed; the current issue is unchanged.", listing_id)
-            discard(issue)
-            raise
+            return cells
+
+        def withhold() -> None:
+            tender.status = SourceTender.Status.WITHHELD
+            tender.withheld_reason = f"Withdrawn from {current.issue_id}: {reason}"
+            tender.save(update_fields=["status", "withheld_reason", "updated_at"])
+
+        build_and_switch(issue, build, {}, load=load, switching=withhold)
     return issue

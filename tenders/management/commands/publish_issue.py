@@ -84,6 +84,7 @@ class Command(BaseCommand):
             ("continuing", f"{summary.continuing:,}"),
             ("dropped", f"{summary.dropped:,}"),
             ("withheld", f"{summary.withheld:,}"),
+            ("reused", f"{summary.reused:,} rows copied from the last issue"),
         ]
         if not dry_run:
             rows.append(("snapshot etag", summary.snapshot_etag))

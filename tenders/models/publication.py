@@ -1,0 +1,32 @@
+"""Private bookkeeping of publication: what each published row was planned from."""
+
+from django.db import models
+
+from .feed import Issue, SourceTender
+
+
+class PlanDigest(models.Model):
+    """The digest of the planning inputs a published row of an issue was planned from.
+
+    One per published row. The next publication reuses the row (copies it, recomputing only its
+    weekly parts) for every record whose digest is still the same: see
+    ``tenders.publication.reuse``. Private (a digest of private fields); partitioned by issue on
+    PostgreSQL like the snapshot, and dropped with it.
+    """
+
+    pk = models.CompositePrimaryKey("issue", "tender")
+    issue = models.ForeignKey(
+        Issue, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    # Read by one hash join per publication: no index to build.
+    tender = models.ForeignKey(
+        SourceTender,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        db_index=False,
+        related_name="plans",
+    )
+    digest = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return self.digest
