@@ -5,10 +5,10 @@
     python3 dev.py test    set up and run the whole test suite against PostgreSQL
 
 Both create ``.venv`` and install what they need on first use (again when pyproject.toml
-changes). ``run`` migrates, loads demo data and publishes an issue when the database has none,
-then serves with gunicorn. ``test`` finds PostgreSQL (``DATABASE_URL``, else 127.0.0.1:5432,
-else a throwaway cluster started with initdb/pg_ctl and removed afterwards) and runs pytest;
-extra arguments go to pytest.
+changes), and compile the translation catalogues of ``locale/``. ``run`` migrates, loads demo
+data and publishes an issue when the database has none, then serves with gunicorn. ``test``
+finds PostgreSQL (``DATABASE_URL``, else 127.0.0.1:5432, else a throwaway cluster started with
+initdb/pg_ctl and removed afterwards) and runs pytest; extra arguments go to pytest.
 """
 
 import hashlib
@@ -67,6 +67,12 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text("\n".join([*previous, wanted]) + "\n")
 
 
+def compile_messages() -> None:
+    """The pages' translations: the .po catalogues are committed, the .mo files are built here
+    with Babel (GNU gettext, which Django's compilemessages needs, may be missing)."""
+    run([VENV / "bin" / "pybabel", "-q", "compile", "-d", ROOT / "locale", "-D", "django"])
+
+
 def manage(*args: str, env: dict) -> None:
     run([PY, ROOT / "manage.py", *args], env=env, cwd=ROOT)
 
@@ -90,6 +96,7 @@ def manage_output(*args: str, env: dict) -> str:
 
 def cmd_run(argv: list[str]) -> None:
     ensure_venv("")
+    compile_messages()
     env = os.environ.copy()
     env.setdefault("DJANGO_DEBUG", "1")
     port = env.get("PORT", "8000")
@@ -329,6 +336,7 @@ def ensure_chromium() -> None:
 
 def cmd_test(argv: list[str]) -> None:
     ensure_venv("test")
+    compile_messages()
     ensure_chromium()
     cluster = ThrowawayCluster()
     env = os.environ.copy()
