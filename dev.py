@@ -131,6 +131,8 @@ def cmd_run(argv: list[str]) -> None:
         f"""
 Serving the tender feed at {base}  (Ctrl-C stops it)
 
+  {base}/                               pages for people (English, 简体, 繁體)
+  {base}/feeds/new.atom?lang=zht         Atom feed of the rows new this issue
   {base}/api/v1/tenders?limit=5          the listing (REST)
   {base}/api/v1/tenders?q=%E5%8C%BB%E7%96%97&lang=zht  search for 医疗, one language
   {base}/api/v1/tenders/facets           vocabulary and counts

@@ -147,9 +147,8 @@ def tender_list(request):
         page = selectors.list_tenders(params, issue=issue)
     except ApiError as error:
         others = {k: v for k, v in filters.items() if k != error.param}
-        context.update(
-            error=error, restart=paging.first_query(filters), other_filters=paging.first_query(others)
-        )
+        context.update(error=error, restart=paging.first_query(filters))
+        context["other_filters"] = paging.first_query(others)
         status = error.status
     else:
         meta = page["meta"]

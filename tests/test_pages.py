@@ -5,7 +5,6 @@ import json
 import re
 from datetime import timedelta
 from html import unescape
-from urllib.parse import urlencode
 
 import pytest
 from django.core.cache import cache
@@ -98,7 +97,7 @@ def test_published_lane_and_access_addresses_redirect_into_the_pages(client):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_home_in_each_language(client, feed, lang):
-    issue, rows = feed
+    _, rows = feed
     response = client.get(f"/{lang}/")
     page = html(response)
     assert response["Content-Language"] == lang
