@@ -2,6 +2,7 @@
 
 - ``feed``: the two worlds of the feed (private source records, public snapshots and counts).
 - ``directory``: the private directory of public bodies the sanitization gate checks against.
+- ``imports``: configured import sources, recorded import runs, each record's imported notice.
 """
 
 from .directory import PublicBody, PublicBodyName
@@ -17,12 +18,17 @@ from .feed import (
     WithheldRecord,
     new_real_listing_id,
 )
+from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 
 __all__ = [
     "CATEGORY_CELL",
     "MARKET_CELL",
     "Category",
     "CurrencyRate",
+    "ImportFormat",
+    "ImportRun",
+    "ImportSource",
+    "ImportedNotice",
     "Issue",
     "IssueCount",
     "PublicBody",
