@@ -28,7 +28,9 @@ from .labels import CLOSING, HTML_LANG, PAGE_LANG, market_name
 
 # The year in every entry id: ids were minted under this authority from then on (RFC 4151).
 TAG_YEAR = 2026
+# The listing's parameters without paging; new.atom fixes ``new`` itself.
 FEED_PARAMS = tuple(p for p in LIST_PARAMS if p != "cursor")
+NEW_FEED_PARAMS = tuple(p for p in FEED_PARAMS if p != "new")
 
 
 class IssueAtomFeed(Atom1Feed):
@@ -45,9 +47,7 @@ def tag_uri(authority: str, at_id: str) -> str:
 
 def _feed(request, *, only_new: bool):
     params = query_params(request)
-    check_params(
-        params, FEED_PARAMS if not only_new else tuple(p for p in FEED_PARAMS if p != "new")
-    )
+    check_params(params, NEW_FEED_PARAMS if only_new else FEED_PARAMS)
     params = {"lang": "en", "limit": str(MAX_LIMIT), **params}
     if only_new:
         params["new"] = "true"

@@ -55,11 +55,9 @@ def _rfq_prefill(at_id: str, lang: str) -> dict[str, str]:
         row = selectors.get_tender(at_id, {"lang": lang})["data"]
     except ApiError:
         return {}
-    product = f"{row['asaptic_id']}: {row['summary']}"
-    return {
-        "product": product[: validation.RFQ_FORM.fields[0].max_length],
-        "target_market": row["market"],
-    }
+    (product,) = (f for f in validation.RFQ_FORM.fields if f.name == "product")
+    text = f"{row['asaptic_id']}: {row['summary']}"
+    return {"product": text[: product.max_length], "target_market": row["market"]}
 
 
 def _access_prefill(at_id: str, lang: str) -> dict[str, str]:

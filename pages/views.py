@@ -62,7 +62,7 @@ def old_access(request):
     return _negotiated_redirect(request, "pages:access")
 
 
-# --- the feed ----------------------------------------------------------------------------
+# --- the feed's pages ---------------------------------------------------------------------
 
 
 def failure(request, error: ApiError, context: dict | None = None):
@@ -95,12 +95,15 @@ def form_params(request) -> dict:
     return params
 
 
+FILTER_NAMES = ("market", "category", "closing_bucket", "value_band", "new", "lead_ok")
+
+
 def form_state(given: dict, query: ListQuery | None) -> dict:
     """What the form shows as chosen: the parsed query, or the raw values when it failed."""
     q = given.get("q")
     state = {"q": q if isinstance(q, str) else ""}
     if query is None:
-        for name in ("market", "category", "closing_bucket", "value_band", "new", "lead_ok"):
+        for name in FILTER_NAMES:
             value = given.get(name, [])
             values = value if isinstance(value, list) else [value]
             state[name] = {item for v in values for item in v.split(",")}
@@ -119,9 +122,6 @@ def form_state(given: dict, query: ListQuery | None) -> dict:
 
 def _word(value: bool | None) -> str:
     return "" if value is None else str(value).lower()
-
-
-FILTER_NAMES = ("market", "category", "closing_bucket", "value_band", "new", "lead_ok")
 
 
 @require_safe

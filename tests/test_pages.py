@@ -8,7 +8,9 @@ from html import unescape
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 from django.utils.html import escape
 from django.views.defaults import server_error
@@ -531,3 +533,15 @@ def test_the_catalogues_are_complete_and_compiled():
         assert len(catalog) > 100
         with translation.override(locale.lower().replace("_", "-")):
             assert translation.gettext("Browse tenders") == expected
+
+
+def test_a_page_costs_the_same_queries_whatever_it_shows(client, feed):
+    def queries(url):
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    _, rows = feed
+    assert queries("/en/tenders/?market=HK") == queries("/en/tenders/?closing_bucket=all")
+    first = [r["asaptic_id"] for r in rows[:2]]
+    assert queries(f"/en/tenders/{first[0]}/") == queries(f"/zh-hant/tenders/{first[1]}/")
