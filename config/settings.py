@@ -312,3 +312,9 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
     "pages.middleware.PeopleLocaleMiddleware",
 )
+
+# --- imports of public notices (issue #10) ---
+# Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
+TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
+    os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))
+)
