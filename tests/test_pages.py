@@ -545,3 +545,18 @@ def test_a_page_costs_the_same_queries_whatever_it_shows(client, feed):
     assert queries("/en/tenders/?market=HK") == queries("/en/tenders/?closing_bucket=all")
     first = [r["asaptic_id"] for r in rows[:2]]
     assert queries(f"/en/tenders/{first[0]}/") == queries(f"/zh-hant/tenders/{first[1]}/")
+
+
+def test_a_form_sent_again_with_other_content_gets_a_fresh_key(client, feed):
+    assert client.post("/en/rfq/", {**RFQ_FORM, "idempotency_key": "k-3"}).status_code == 303
+    response = client.post("/en/rfq/", {**RFQ_FORM, "quantity": "13", "idempotency_key": "k-3"})
+    page = html(response)
+    assert response.status_code == 422
+    assert (
+        '<p class="notice" role="status">This form was already sent with other content. '
+        "Check it and send it again.</p>"
+    ) in page
+    key = re.search(r'name="idempotency_key" value="([0-9a-f]{32})"', page).group(1)
+    assert key != "k-3"
+    assert 'name="quantity" value="13"' in page
+    assert list(Rfq.objects.values_list("quantity", flat=True)) == ["12"]
