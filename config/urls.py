@@ -9,6 +9,9 @@ from pages import urls as pages_urls
 from rfq.api.views import SubmitRfqView
 from tenders.api import views as tender_views
 
+# A database that does not answer is a 503 on every surface (config.middleware).
+handler500 = "config.middleware.server_error"
+
 urlpatterns = [
     path("api/v1/health", tender_views.health, name="health"),
     path("healthz", tender_views.health, name="healthz"),

@@ -8,15 +8,16 @@ from html import unescape
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 from django.utils.html import escape
 from django.views.defaults import server_error
 
+from config.errors import DATABASE_RETRY_AFTER
 from rfq.models import AccessRequest, Rfq
-from tenders import services
+from tenders import selectors, services
 from tenders.markets import MARKETS
 from tenders.models import SourceTender
 from tests.pages_feed import is_open, publish_pages_feed, snapshot
@@ -560,3 +561,17 @@ def test_a_form_sent_again_with_other_content_gets_a_fresh_key(client, feed):
     assert key != "k-3"
     assert 'name="quantity" value="13"' in page
     assert list(Rfq.objects.values_list("quantity", flat=True)) == ["12"]
+
+
+def test_a_database_that_does_not_answer_gets_a_503_page_for_people(client, db, monkeypatch):
+    def down():
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(selectors, "current_issue", down)
+    client.raise_request_exception = False
+    response = client.get("/zh-hans/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == str(DATABASE_RETRY_AFTER)
+    page = html(response)
+    assert '<html lang="zh-Hans">' in page
+    assert "<h1>信息源暂时不可用</h1>" in page
