@@ -315,3 +315,13 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or (465 if EMAIL_USE_SSL else 587)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tender-feed@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Jobs: publication and imports off the request path (issue #11) --------------------------
+# The queue lives in the database we already run (django-tasks' database backend); workers are
+# `manage.py run_worker` processes, on any machine that reaches the database.
+INSTALLED_APPS += ["django_tasks", "django_tasks_db"]
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A running job writes its progress and a heartbeat this often (seconds); a job silent for
+# longer than the lease belonged to a worker that died, and is marked failed.
+TENDERS_JOB_HEARTBEAT_SECONDS = float(os.environ.get("TENDERS_JOB_HEARTBEAT_SECONDS", "2"))
+TENDERS_JOB_LEASE_SECONDS = float(os.environ.get("TENDERS_JOB_LEASE_SECONDS", "60"))

@@ -87,7 +87,51 @@ def test_run_command_serves_the_demo_on_sqlite(tmp_path):
         assert staff == [(1, 1)]
         status, _, _ = fetch_status(f"http://127.0.0.1:{port}/admin/login/")
         assert status == 200
+
+        # jobs: the worker beside the server takes a queued publication off the SQLite queue.
+        queued = subprocess.run(
+            [str(ROOT / ".venv" / "bin" / "python"), "manage.py", "publish_issue", "--enqueue"],
+            cwd=ROOT,
+            env={**env, "DJANGO_DEBUG": "1"},
+            capture_output=True,
+            text=True,
+        )
+        assert queued.stdout.startswith("Queued the publication as job #1;"), queued.stderr
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+                state, message = db.execute(
+                    "SELECT state, message FROM tenders_job WHERE id = 1"
+                ).fetchone()
+            if state in {"succeeded", "failed"}:
+                break
+            time.sleep(0.3)
+        assert state == "succeeded", message + (tmp_path / "run.log").read_text()
+        assert message.startswith(f"Published {body['issue_id']}: {body['rows_total']:,} rows (")
+        assert len(ours(tmp_path)) >= 3  # run, the web server (master and workers), the worker
+
+        # Ctrl-C reaches the run command alone (its children have groups of their own); it
+        # stops the server and the worker, and nothing of ours is left running.
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert ours(tmp_path) == []
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=30)
         log.close()
+
+
+def ours(var_dir: Path) -> list[int]:
+    """Processes started with this test's TENDERS_VAR_DIR (the run command and its children)."""
+    marker = f"TENDERS_VAR_DIR={var_dir}".encode()
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if marker in (proc / "environ").read_bytes().split(b"\0"):
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found

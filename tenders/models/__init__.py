@@ -2,6 +2,7 @@
 
 - ``feed``: the two worlds of the feed (private source records, public snapshots and counts).
 - ``directory``: the private directory of public bodies the sanitization gate checks against.
+- ``jobs``: long work queued for a worker (publication, imports), with progress and outcome.
 """
 
 from .directory import PublicBody, PublicBodyName
@@ -17,6 +18,7 @@ from .feed import (
     WithheldRecord,
     new_real_listing_id,
 )
+from .jobs import Job
 
 __all__ = [
     "CATEGORY_CELL",
@@ -25,6 +27,7 @@ __all__ = [
     "CurrencyRate",
     "Issue",
     "IssueCount",
+    "Job",
     "PublicBody",
     "PublicBodyName",
     "SnapshotRow",
