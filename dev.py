@@ -92,8 +92,10 @@ def manage_output(*args: str, env: dict) -> str:
 def cmd_run(argv: list[str]) -> None:
     ensure_venv("")
     env = os.environ.copy()
-    env.setdefault("DJANGO_DEBUG", "1")
     port = env.get("PORT", "8000")
+    # Served like a deployment (DEBUG off unless DJANGO_DEBUG is set), with secrets generated
+    # once into var/ where manage.py from the checkout finds them too.
+    run([PY, "-m", "config.devsecrets"], env=env, cwd=ROOT)
     rows = env.get("DEMO_ROWS", "2000")
     say("Applying migrations")
     manage("migrate", "--noinput", "-v", "0", env=env)
@@ -140,19 +142,8 @@ command, or run:  .venv/bin/python manage.py createsuperuser
         flush=True,
     )
     gunicorn = VENV / "bin" / "gunicorn"
-    args = [
-        str(gunicorn),
-        "config.wsgi:application",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        env.get("WEB_CONCURRENCY", "3"),
-        "--access-logfile",
-        "-",
-        "--timeout",
-        "60",
-        *argv,
-    ]
+    conf = ROOT / "config" / "gunicorn.conf.py"
+    args = [str(gunicorn), "-c", str(conf), "config.wsgi:application", *argv]
     os.chdir(ROOT)
     worker = [str(PY), str(ROOT / "manage.py"), "run_worker", "--no-startup-delay"]
     sys.exit(supervise({"web server": args, "job worker": worker}, env))
