@@ -2,6 +2,7 @@
 
 - ``feed``: the two worlds of the feed (private source records, public snapshots and counts).
 - ``directory``: the private directory of public bodies the sanitization gate checks against.
+- ``imports``: configured import sources, recorded import runs, each record's imported notice.
 - ``jobs``: long work queued for a worker (publication, imports), with progress and outcome.
 """
 
@@ -18,6 +19,7 @@ from .feed import (
     WithheldRecord,
     new_real_listing_id,
 )
+from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 from .jobs import Job
 
 __all__ = [
@@ -25,6 +27,10 @@ __all__ = [
     "MARKET_CELL",
     "Category",
     "CurrencyRate",
+    "ImportFormat",
+    "ImportRun",
+    "ImportSource",
+    "ImportedNotice",
     "Issue",
     "IssueCount",
     "Job",
