@@ -355,9 +355,45 @@ def ensure_chromium() -> None:
         )
 
 
+# --- the tool server's MCP Inspector test --------------------------------------------------
+
+INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
+INSPECTOR_DIR = VENV / "mcp-inspector"
+
+
+def ensure_inspector() -> None:
+    """The tool-server test runs the MCP Inspector's command line (an npm package) against the
+    server. It needs Node.js and npm: Debian's packages nodejs and npm, installed with apt-get
+    when missing and we are root. The package goes into .venv/mcp-inspector once."""
+    stamp = INSPECTOR_DIR / ".installed"
+    if stamp.exists() and stamp.read_text().strip() == INSPECTOR:
+        return
+    missing = [tool for tool in ("node", "npm") if not shutil.which(tool)]
+    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
+        say("Installing Node.js and npm for the MCP Inspector test (apt-get)")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "-qq", "nodejs", "npm"]
+        if subprocess.run(install, env=env).returncode:
+            subprocess.run(["apt-get", "update", "-qq"], env=env)
+            subprocess.run(install, env=env)
+    if not (shutil.which("node") and shutil.which("npm")):
+        print(
+            "warning: Node.js and npm are missing, so the MCP Inspector test cannot run (it "
+            "fails in CI). Install them (as root: apt-get install nodejs npm).",
+            file=sys.stderr,
+            flush=True,
+        )
+        return
+    say(f"Installing {INSPECTOR} into {INSPECTOR_DIR} (npm)")
+    npm = ["npm", "install", "--prefix", INSPECTOR_DIR, "--no-audit", "--no-fund"]
+    run([*npm, "--loglevel=error", INSPECTOR])
+    stamp.write_text(INSPECTOR + "\n")
+
+
 def cmd_test(argv: list[str]) -> None:
     ensure_venv("test")
     ensure_chromium()
+    ensure_inspector()
     cluster = ThrowawayCluster()
     env = os.environ.copy()
     # The tests run with DEBUG off, so the settings need real secrets: fresh ones per run.
