@@ -20,6 +20,7 @@ from ..curation import CurationError
 from ..drafting import NEED_MAX_LENGTH
 from ..models import SourceTender
 from ..sanitize import Finding, clean_text
+from .imports import imported_notice_html
 
 MESSAGE_LIMIT = 10
 
@@ -204,6 +205,7 @@ class SourceTenderAdmin(admin.ModelAdmin):
         "status",
         "withheld_reason",
         "gate_findings",
+        "imported_from",
         "created_at",
         "updated_at",
     )
@@ -211,7 +213,13 @@ class SourceTenderAdmin(admin.ModelAdmin):
         (
             "Status and sanitization",
             {
-                "fields": ("listing_id", "status", "withheld_reason", "gate_findings"),
+                "fields": (
+                    "listing_id",
+                    "status",
+                    "withheld_reason",
+                    "gate_findings",
+                    "imported_from",
+                ),
                 "classes": ("gate-status",),
                 "description": "Findings are what the publication gate would withhold this "
                 "record for. They update as you type; staff only, never public.",
@@ -271,6 +279,10 @@ class SourceTenderAdmin(admin.ModelAdmin):
         return format_html(
             '<div id="gate-findings">{}</div>', _findings_html(curation.tender_findings(obj))
         )
+
+    @admin.display(description="imported from")
+    def imported_from(self, obj: SourceTender):
+        return imported_notice_html(obj)
 
     # --- the change form: live findings and "save and approve" ----------------------------
 

@@ -94,7 +94,7 @@ class ImportRun(models.Model):
         ordering = ["-started_at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.get_format_display().split(' ')[0]} {self.location} ({self.state})"
+        return f"{self.format.upper()} {self.location} ({self.state})"
 
     @property
     def skipped_total(self) -> int:
