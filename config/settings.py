@@ -300,7 +300,12 @@ EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tender-feed@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-<<<<<<< HEAD
+# --- imports of public notices (issue #10) ---
+# Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
+TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
+    os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))
+)
+
 # --- Jobs: publication and imports off the request path (issue #11) --------------------------
 # The queue lives in the database we already run (django-tasks' database backend); workers are
 # `manage.py run_worker` processes, on any machine that reaches the database.
@@ -310,10 +315,3 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # longer than the lease belonged to a worker that died, and is marked failed.
 TENDERS_JOB_HEARTBEAT_SECONDS = float(os.environ.get("TENDERS_JOB_HEARTBEAT_SECONDS", "2"))
 TENDERS_JOB_LEASE_SECONDS = float(os.environ.get("TENDERS_JOB_LEASE_SECONDS", "60"))
-=======
-# --- imports of public notices (issue #10) ---
-# Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
-TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
-    os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))
-)
->>>>>>> main
