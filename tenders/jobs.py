@@ -39,7 +39,7 @@ from django_tasks.base import Task
 
 from .calendar import rfc3339
 from .models import Job
-from .services import Progress
+from .publication import Progress
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from django_tasks import task
 from . import curation
 from .jobs import JobFailed, Outcome, Progress, job_enqueue, run_job
 from .models import Job
-from .services import PublicationError
+from .publication import PublicationError
 
 PUBLISH = "publish"
 

@@ -13,7 +13,7 @@ from ..calendar import rfc3339
 from ..curation import CurationError
 from ..jobs import JobBusy
 from ..models import Issue, Job, SourceTender, WithheldRecord
-from ..services import PublicationError
+from ..publication import PublicationError
 from .jobs import job_panel
 
 
