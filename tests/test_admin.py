@@ -11,7 +11,6 @@ from django.urls import reverse
 from tenders import curation
 from tenders.chinese import to_traditional
 from tenders.models import Category, CurrencyRate, Issue, SourceTender
-from tenders.publication import PublicationError
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
 

@@ -21,8 +21,8 @@ from tenders import curation, jobs, tasks
 from tenders.admin.jobs import duration_text, job_panel
 from tenders.calendar import rfc3339
 from tenders.models import Issue, Job
-from tenders.selectors import current_issue
 from tenders.publication import PublicationError, publish_issue
+from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
 from tests.worker_support import wait_for_job, worker_process
 
