@@ -32,6 +32,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db import DatabaseError, IntegrityError, connections, transaction
 from django.db.models import Model
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django_tasks import TaskResultStatus
@@ -53,7 +54,17 @@ class JobBusy(Exception):
 
 
 class JobFailed(Exception):
-    """The work failed for a reason staff can act on; the message is shown to them as it is."""
+    """The work failed for a reason staff can act on; the message is shown to them as it is,
+    with ``subject`` (what the work made before failing, e.g. a failed import run) linked."""
+
+    def __init__(self, message: str, subject: Model | None = None):
+        super().__init__(message)
+        self.subject = subject
+
+
+# Sent for each job found dead (sender: Job, job=...), so its kind can tidy what its worker
+# left half-done (an import run still marked running).
+job_abandoned = Signal()
 
 
 @dataclass
@@ -160,6 +171,7 @@ def jobs_fail_stale(*, now: datetime | None = None) -> list[Job]:
             _fail_queue_entry(job.task_id, message)
             job.state, job.finished_at, job.message = Job.State.FAILED, now, message
             log.warning("Job #%s failed: %s", job.pk, message)
+            job_abandoned.send(sender=Job, job=job)
             failed.append(job)
     return failed
 
@@ -209,8 +221,14 @@ class _Heartbeat:
             connections.close_all()  # this thread's connections only
 
 
-def _finish(job_id: int, state: str, beat: _Heartbeat, message: str, **extra) -> None:
+def _finish(
+    job_id: int, state: str, beat: _Heartbeat, message: str, subject: Model | None = None, **extra
+) -> None:
     now = timezone.now()
+    if subject is not None:
+        extra.update(
+            subject_type=ContentType.objects.get_for_model(subject), subject_id=str(subject.pk)
+        )
     Job.objects.filter(pk=job_id).update(
         state=state, finished_at=now, heartbeat_at=now, message=message, **beat.fields(), **extra
     )
@@ -237,7 +255,7 @@ def run_job(job_id: int, work: Callable[[Job, Progress], Outcome]) -> dict:
         with beat:
             outcome = work(job, beat.progress)
     except JobFailed as exc:
-        _finish(job_id, Job.State.FAILED, beat, str(exc))
+        _finish(job_id, Job.State.FAILED, beat, str(exc), exc.subject)
         raise
     except Exception as exc:
         log.exception("Job #%s (%s) failed", job_id, job.label)
@@ -256,14 +274,7 @@ def run_job(job_id: int, work: Callable[[Job, Progress], Outcome]) -> dict:
             "The worker was stopped during the job; the work was not finished. Start it again.",
         )
         raise
-    subject = outcome.subject
     _finish(
-        job_id,
-        Job.State.SUCCEEDED,
-        beat,
-        outcome.message,
-        result=outcome.data,
-        subject_type=ContentType.objects.get_for_model(subject) if subject else None,
-        subject_id=str(subject.pk) if subject else "",
+        job_id, Job.State.SUCCEEDED, beat, outcome.message, outcome.subject, result=outcome.data
     )
     return outcome.data

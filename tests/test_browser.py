@@ -182,18 +182,18 @@ def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_pag
     # Publishing queues a job: the Issues page shows it waiting, then (a worker started, the
     # page refreshing itself) its outcome, with a link to the new issue.
     page.click("input[name=publish]")
-    page.wait_for_selector("#job-panel")
+    page.wait_for_selector(".job-panel")
     assert "Publication queued as job #" in page.inner_text("ul.messagelist")
-    assert page.inner_text("#job-state") == "Queued"
-    assert "Waiting for a worker" in page.inner_text("#job-progress")
+    assert page.inner_text(".job-state") == "Queued"
+    assert "Waiting for a worker" in page.inner_text(".job-progress")
     shot(page, "07-queued")
     with worker_process(tmp_path):
-        page.wait_for_selector("#job-panel[data-state=succeeded]", timeout=60_000)
-    message = page.inner_text("#job-message")
+        page.wait_for_selector(".job-panel[data-state=succeeded]", timeout=60_000)
+    message = page.inner_text(".job-message")
     assert message.startswith("Done after ") and "Published 20" in message
     published_etag = re.search(r"etag ([0-9a-f]{32})\.", message).group(1)
     shot(page, "07-published")
-    page.click("#job-subject")
+    page.click(".job-subject")
     page.wait_for_selector("#content h1")
     assert published_etag in page.inner_text("#content")
     etag, listed = _public_state(base, record.listing_id)

@@ -14,7 +14,6 @@ from django.contrib.admin.models import ADDITION, LogEntry
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
-from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
 from tenders import curation, jobs, tasks
@@ -24,33 +23,16 @@ from tenders.models import Issue, Job
 from tenders.publication import PublicationError, publish_issue
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
-from tests.worker_support import wait_for_job, worker_process
+from tests.worker_support import (
+    REFRESH,
+    messages_of,
+    wait_for_job,
+    work_off_the_queue,
+    worker_process,
+)
 
 PUBLISH = reverse("admin:tenders_issue_publish")
 ISSUES = reverse("admin:tenders_issue_changelist")
-REFRESH = '<meta http-equiv="refresh" content="2">'
-
-
-def messages_of(response) -> list[str]:
-    return [str(m) for m in response.context["messages"]]
-
-
-def work_off_the_queue() -> None:
-    """Run every queued task here, as a worker does (its loop would close the connection that
-    holds this test's transaction, so the loop is this one)."""
-    worker = Worker(
-        queue_names=["default"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="test-worker",
-        excluded_queue_names=[],
-    )
-    while (entry := DBTaskResult.objects.ready().first()) is not None:
-        entry.claim(worker.worker_id)
-        worker.run_task(entry)
 
 
 def open_record(**fields):
@@ -97,14 +79,15 @@ def test_publish_now_queues_one_publication_and_the_worker_publishes_it(admin_cl
         f"Publication queued as job #{job.pk}. A worker publishes it; this page shows its "
         "progress and the new issue when it is done."
     ]
-    assert REFRESH in html and '<span id="job-state">Queued</span>' in html
+    assert REFRESH in html and '<span class="job-state">Queued</span>' in html
     assert re.search(r"Waiting for a worker \(\d+ s so far\)", html)
 
     # A second request is refused, names the queued job with a link, and queues nothing.
     again = admin_client.post(PUBLISH, follow=True)
     link = f'<a href="{reverse("admin:tenders_job_change", args=[job.pk])}">job #{job.pk}</a>'
     assert messages_of(again) == [
-        f"A publication is already queued: {link}, asked for at {rfc3339(job.enqueued_at)}. "
+        f"“Publish this week&#x27;s issue” is already queued: {link}, asked for at "
+        f"{rfc3339(job.enqueued_at)}. "
         "Wait for it to finish; this page shows its progress."
     ]
     assert link in again.content.decode()
@@ -126,10 +109,10 @@ def test_publish_now_queues_one_publication_and_the_worker_publishes_it(admin_cl
     assert LogEntry.objects.get(object_id=str(issue.pk)).action_flag == ADDITION
 
     html = admin_client.get(ISSUES).content.decode()
-    assert REFRESH not in html and '<span id="job-state">Succeeded</span>' in html
+    assert REFRESH not in html and '<span class="job-state">Succeeded</span>' in html
     assert job.message in html
     issue_link = reverse("admin:tenders_issue_change", args=[issue.pk])
-    assert f'<a id="job-subject" href="{issue_link}">See the issue</a>' in html
+    assert f'<a class="job-subject" href="{issue_link}">See the issue</a>' in html
     detail = admin_client.get(reverse("admin:tenders_job_change", args=[job.pk]))
     assert detail.status_code == 200 and job.message in detail.content.decode()
 
@@ -151,8 +134,10 @@ def test_a_job_that_raises_shows_its_message_in_the_admin(admin_client, monkeypa
     assert (entry.status, entry.exception_class_path) == ("FAILED", "tenders.jobs.JobFailed")
     page = admin_client.get(ISSUES)
     html = page.content.decode()
-    assert page.status_code == 200 and '<span id="job-state">Failed</span>' in html
-    assert re.search(r'class="errornote">Failed after \d+ s: ' + re.escape(expected), html)
+    assert page.status_code == 200 and '<span class="job-state">Failed</span>' in html
+    assert re.search(
+        r'class="job-message errornote">Failed after \d+ s: ' + re.escape(expected), html
+    )
     assert "Traceback" not in html and REFRESH not in html
 
     # Anything else is reported as unexpected, by name; the lock is free again.

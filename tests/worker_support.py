@@ -1,5 +1,6 @@
-"""A real job worker process (``manage.py run_worker``) on the test database, for tests that
-commit their data (``transaction=True``) and watch jobs run as they would in production."""
+"""Running jobs in tests: queued tasks worked off in this process, or a real worker process
+(``manage.py run_worker``) on the test database for tests that commit their data
+(``transaction=True``) and watch jobs run as they would in production."""
 
 import os
 import signal
@@ -10,10 +11,35 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from django.db import connection
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
 
 from tenders.models import Job
 
 ROOT = Path(__file__).resolve().parent.parent
+REFRESH = '<meta http-equiv="refresh" content="2">'
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+def work_off_the_queue() -> None:
+    """Run every queued task here, as a worker does (its loop would close the connection that
+    holds this test's transaction, so the loop is this one)."""
+    worker = Worker(
+        queue_names=["default"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="test-worker",
+        excluded_queue_names=[],
+    )
+    while (entry := DBTaskResult.objects.ready().first()) is not None:
+        entry.claim(worker.worker_id)
+        worker.run_task(entry)
 
 
 def worker_database_url() -> str:

@@ -14,7 +14,7 @@ from ..curation import CurationError
 from ..jobs import JobBusy
 from ..models import Issue, Job, SourceTender, WithheldRecord
 from ..publication import PublicationError
-from .jobs import job_panel
+from .jobs import busy_message, job_panel
 
 
 @admin.register(Issue)
@@ -170,18 +170,7 @@ class IssueAdmin(admin.ModelAdmin):
         try:
             job = tasks.publication_enqueue(user=request.user)
         except JobBusy as busy:
-            self.message_user(
-                request,
-                format_html(
-                    'A publication is already {}: <a href="{}">job #{}</a>, asked for at {}. '
-                    "Wait for it to finish; this page shows its progress.",
-                    busy.job.get_state_display().lower(),
-                    reverse("admin:tenders_job_change", args=[busy.job.pk]),
-                    busy.job.pk,
-                    rfc3339(busy.job.enqueued_at),
-                ),
-                messages.WARNING,
-            )
+            self.message_user(request, busy_message(busy), messages.WARNING)
         else:
             self.message_user(
                 request,

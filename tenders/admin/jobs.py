@@ -4,11 +4,24 @@ progress, in a panel that the Issues page shows too. Read-only: jobs are made by
 from datetime import datetime
 
 from django.conf import settings
-from django.contrib import admin
-from django.urls import NoReverseMatch, reverse
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
+from django.utils.html import format_html
 
+from .. import tasks
+from ..calendar import rfc3339
+from ..jobs import JobBusy, JobFailed, job_retry
 from ..models import Job
+
+# Per kind of job: the permission to start (and so to run again) one, and the page following it.
+KINDS = {
+    tasks.PUBLISH: ("tenders.add_issue", "admin:tenders_issue_changelist"),
+    tasks.IMPORT: ("tenders.run_import", "admin:tenders_importrun_changelist"),
+}
 
 
 def duration_text(seconds: float | None) -> str:
@@ -37,13 +50,18 @@ def _subject_link(job: Job) -> tuple[str, str]:
     return url, f"See the {opts.verbose_name}"
 
 
-def job_panel(job: Job | None, now: datetime | None = None) -> dict | None:
-    """What the progress panel shows of ``job`` (``_panel.html``); None without a job."""
+def _may_start(user, job: Job) -> bool:
+    return job.kind in KINDS and user is not None and user.has_perm(KINDS[job.kind][0])
+
+
+def job_panel(job: Job | None, now: datetime | None = None, user=None) -> dict | None:
+    """What the progress panel shows of ``job`` (``_panel.html``) to ``user``; None without."""
     if job is None:
         return None
     now = now or timezone.now()
     silent = job.silent_for(now)
     subject_url, subject_text = _subject_link(job)
+    retry = job.state == Job.State.FAILED and _may_start(user, job)
     return {
         "job": job,
         "url": reverse("admin:tenders_job_change", args=[job.pk]),
@@ -60,6 +78,7 @@ def job_panel(job: Job | None, now: datetime | None = None) -> dict | None:
         "lease": duration_text(settings.TENDERS_JOB_LEASE_SECONDS),
         "subject_url": subject_url,
         "subject_text": subject_text,
+        "retry_url": reverse("admin:tenders_job_retry", args=[job.pk]) if retry else "",
     }
 
 
@@ -117,7 +136,46 @@ class JobAdmin(admin.ModelAdmin):
         return obj.message if len(obj.message) <= 100 else obj.message[:99] + "…"
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        job = self.get_object(request, object_id)
+        panel = job_panel(self.get_object(request, object_id), user=request.user)
         return super().change_view(
-            request, object_id, form_url, {**(extra_context or {}), "panel": job_panel(job)}
+            request, object_id, form_url, {**(extra_context or {}), "panel": panel}
         )
+
+    def get_urls(self):
+        retry = self.admin_site.admin_view(self.retry_view)
+        return [path("<int:pk>/retry/", retry, name="tenders_job_retry"), *super().get_urls()]
+
+    def retry_view(self, request, pk: int):
+        job = get_object_or_404(Job, pk=pk)
+        if not _may_start(request.user, job):
+            raise PermissionDenied
+        page = reverse(KINDS[job.kind][1])
+        if request.method != "POST":
+            return HttpResponseRedirect(page)
+        try:
+            again = job_retry(job=job, user=request.user)
+        except JobBusy as busy:
+            self.message_user(request, busy_message(busy), messages.WARNING)
+        except JobFailed as exc:
+            self.message_user(request, str(exc), messages.ERROR)
+        else:
+            self.message_user(
+                request,
+                f"{again.label} queued again as job #{again.pk}; this page shows its progress.",
+                messages.SUCCESS,
+            )
+        return HttpResponseRedirect(page)
+
+
+def busy_message(busy: JobBusy):
+    """What staff read when the same work is already queued or running: which job, and where."""
+    job = busy.job
+    return format_html(
+        '“{}” is already {}: <a href="{}">job #{}</a>, asked for at {}. Wait for it to finish; '
+        "this page shows its progress.",
+        job.label,
+        job.get_state_display().lower(),
+        reverse("admin:tenders_job_change", args=[job.pk]),
+        job.pk,
+        rfc3339(job.enqueued_at),
+    )
