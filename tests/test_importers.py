@@ -450,3 +450,13 @@ def test_gzip_files_are_read(tmp_path):
     assert [p.notice_id for p in ocds.pieces(str(path))] == ["ocds-x-1"]
     with pytest.raises(ReadError, match="is neither a file nor a folder"):
         list(ocds.pieces(str(tmp_path / "missing.json")))
+
+
+def test_releases_that_cannot_be_ordered_or_merged_say_so():
+    undated = release(rid="b")
+    del undated["date"]
+    with pytest.raises(ValueError, match="^a release has no date, so the releases cannot be put"):
+        ocds.build("ocds-x-1", [release(rid="a"), undated], market="GB")
+    clashing = release(rid="b", date="2026-11-02T00:00:00Z", items=[{"id": "1"}])
+    with pytest.raises(ValueError, match="^the releases cannot be merged"):
+        ocds.build("ocds-x-1", [release(rid="a", items="not a list"), clashing], market="GB")

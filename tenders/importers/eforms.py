@@ -200,13 +200,10 @@ def _names(root: etree._Element) -> list[Name]:
 
 def _classifications(root: etree._Element) -> list[tuple[str, str, str]]:
     found = []
-    for path in ("cbc:ItemClassificationCode",):
-        for node in root.findall(f".//cac:MainCommodityClassification/{path}", NS) + root.findall(
-            f".//cac:AdditionalCommodityClassification/{path}", NS
-        ):
-            scheme = (node.get("listName") or "").upper()
+    for kind in ("MainCommodityClassification", "AdditionalCommodityClassification"):
+        for node in root.findall(f".//cac:{kind}/cbc:ItemClassificationCode", NS):
             if node.text and node.text.strip():
-                found.append((scheme, node.text.strip(), ""))
+                found.append(((node.get("listName") or "").upper(), node.text.strip(), ""))
     return list(dict.fromkeys(found))
 
 
