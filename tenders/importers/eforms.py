@@ -31,7 +31,7 @@ from .notice import (
     parse_deadline,
     text,
 )
-from .sources import files, is_url
+from .sources import streams
 
 SUFFIXES = (".xml",)
 NS = {
@@ -106,17 +106,15 @@ def pieces(
     sleep: Callable[[float], None] | None = None,
 ) -> Iterator[Piece | Failure]:
     """One piece per notice file (a folder of them, or one notice at a URL)."""
-    if is_url(location):
-        opened = http.open_url(location, policy=policy, sleep=sleep, accept="application/xml")
-        with opened as response:
-            yield _piece(response.read(), location)
-        return
-    for path in files(location, SUFFIXES):
+    found = streams(
+        location, SUFFIXES, accept="application/xml", repair=False, policy=policy, sleep=sleep
+    )
+    for name, stream in found:
         try:
-            data = path.read_bytes()
+            data = stream.read()
         except OSError as exc:
-            raise ReadError(f"{path} cannot be read: {exc}") from exc
-        yield _piece(data, path.name)
+            raise ReadError(f"{name} cannot be read: {exc}") from exc
+        yield _piece(data, name)
 
 
 # --- building -----------------------------------------------------------------------------
