@@ -28,8 +28,8 @@ from .chinese import to_traditional
 from .drafting import NEED_MAX_LENGTH, draft_summaries
 from .ids import is_listing_id
 from .models import CurrencyRate, Issue, SourceTender
+from .publication import PublicationError, PublicationSummary, publish_issue, withdraw_row
 from .sanitize import Finding, RecordSecrets, clean_text, scan
-from .services import PublicationError, PublicationSummary, publish_issue, withdraw_row
 
 # The acting staff member; None for a caller with no user (a script), which logs nothing.
 Actor = AbstractBaseUser | None

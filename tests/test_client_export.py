@@ -8,10 +8,10 @@ import urllib.request
 from datetime import timedelta
 
 import pytest
-
-from tenders import services
-from tenders.models import Issue
 from tenders_client.http import Api
+
+from tenders import publication
+from tenders.models import Issue
 from tests.api.feed import make_records, publish_feed
 from tests.client_support import Run, ordered_ids, publish_small, tenders
 
@@ -126,7 +126,7 @@ def publish_after_pages(monkeypatch, t0, pages: set[int]):
         served.append(len(body["data"]))
         if len(served) in pages:
             make_records(t0, 6, start=500 + 10 * len(served))
-            services.publish_issue(now=t0 + timedelta(minutes=len(served)))
+            publication.publish_issue(now=t0 + timedelta(minutes=len(served)))
         return body
 
     monkeypatch.setattr(Api, "list_page", list_page)

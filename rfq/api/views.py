@@ -1,6 +1,6 @@
 """``POST /rfq`` (submitRfq): a thin view over ``rfq.services.rfq_submit``.
 
-It checks what only HTTP has (content type, body size, JSON syntax), passes the parsed body,
+It reads the body with the one strict reader (``config.jsonbody``), passes the parsed body,
 the client and the Idempotency-Key header to the service, and turns ``ApiError`` into the
 contract's error body. Rules, limits and idempotency live in the service, shared with the tool
 server.
@@ -18,11 +18,11 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import jsonbody
 from config.errors import ApiError
 from rfq import services
 from rfq.clients import client_info
 
-from . import http
 from .openapi import RFQ_EXAMPLE, submit_rfq_schema
 
 
@@ -40,19 +40,16 @@ class SubmitRfqView(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
     throttle_classes = []
-    # The body is read raw (see rfq.api.http); the parser only documents the media type.
+    # The body is read raw (see config.jsonbody); the parser only documents the media type.
     parser_classes = [JSONParser]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = JsonOnly
 
     @extend_schema(**submit_rfq_schema())
     def post(self, request):
-        max_bytes = settings.RFQ_MAX_BODY_BYTES
-        http.check_content_type(request.META.get("CONTENT_TYPE"))
-        http.check_length(request.META.get("CONTENT_LENGTH"), max_bytes)
-        payload = http.parse_json(
-            request.body, max_bytes=max_bytes, example=json.dumps(RFQ_EXAMPLE)
-        )
+        jsonbody.check_content_type(request.META.get("CONTENT_TYPE"))
+        raw = jsonbody.read_body(request, settings.RFQ_MAX_BODY_BYTES)
+        payload = jsonbody.parse_json(raw, example=json.dumps(RFQ_EXAMPLE))
         receipt = services.rfq_submit(
             payload=payload,
             client=client_info(request),

@@ -14,7 +14,9 @@ Where findings overlap, the first in priority order is kept and findings inside 
 markup and addresses first, then the record's secrets (more telling for staff than "a date"),
 then the other generic kinds. Findings are for staff only and never leave the admin.
 
-``clean_text`` is the cleaner applied to staff input before it is stored.
+``clean_text`` is the cleaner applied to staff input before it is stored. ``gate_fingerprint()``
+changes whenever the gate could decide differently (rules or directory): publication reuses
+planned rows only while it holds.
 """
 
 import re
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 
 from ..markets import MARKETS
 from .detectors import generic_spans, is_reference_like
+from .fingerprint import GATE_VERSION, gate_fingerprint
 from .secrets import Needles, RecordSecrets, contact_names_in, secret_needles, source_host
 from .text import clean_text, excerpt, fold, fold_map
 
@@ -189,6 +192,7 @@ def _region(market: str) -> str | None:
 
 
 __all__ = [
+    "GATE_VERSION",
     "KIND_LABELS",
     "LANGS",
     "Finding",
@@ -199,6 +203,7 @@ __all__ = [
     "excerpt",
     "fold",
     "fold_map",
+    "gate_fingerprint",
     "is_reference_like",
     "scan",
     "scan_text",
