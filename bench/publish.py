@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
-"""Publication benchmark: time and peak memory of publish_issue at a given size.
+"""Publication benchmark: wall time, peak memory and CPU of publish_issue, side by side.
 
-    .venv/bin/python bench/publish.py --rows 100000 1000000
+    .venv/bin/python bench/publish.py --rows 100000 [1000000] [--baseline 9f20327]
 
-For each size it recreates a dedicated PostgreSQL database (default
-postgres://postgres@127.0.0.1:5432/tenders_bench), loads that many demo records, then
-publishes two consecutive weekly issues (the second computes new/continuing/dropped against the
-first), each under ``/usr/bin/time -v``, and prints wall time and peak resident memory. Prints
-figures only; nothing here is asserted. Needs the venv (``python3 dev.py test`` makes it).
+For each size it prepares a PostgreSQL database with that many demo records (kept and reused
+by later runs: postgres://postgres@127.0.0.1:5432/tenders_bench by default, or
+``BENCH_DATABASE_URL``), then for this checkout, and for ``--baseline`` (any git commit,
+checked out in a temporary worktree, run with the same venv on a copy of the same records)
+publishes two consecutive weekly issues from a fresh copy of the prepared database:
+
+- the first issue (nothing to reuse);
+- the next week's, after ``--churn`` of the approved records had their summary edited (they
+  must be planned again; the others can be reused).
+
+Each publication runs ``manage.py publish_issue`` under ``/usr/bin/time -v``. It prints wall
+time, peak resident memory, CPU seconds of the publishing processes (workers included) and of
+the PostgreSQL backends serving the database, the command's time by phase, and for the
+baseline the ratio. The load average is printed before and after each publication: the machine
+may be shared. Prints figures only; nothing here is asserted.
 """
 
 import argparse
@@ -16,44 +26,173 @@ import re
 import secrets
 import subprocess
 import sys
+import tempfile
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import psycopg
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
+TICK = os.sysconf("SC_CLK_TCK")
+FIRST, NEXT = "2026-11-23T06:00:00Z", "2026-11-30T06:00:00Z"
 
 
-def timed(cmd: list[str], env: dict) -> tuple[float, int, str]:
-    """Run under /usr/bin/time -v; return (wall seconds, peak RSS in MiB, stdout)."""
-    started = time.monotonic()
-    result = subprocess.run(
-        ["/usr/bin/time", "-v", *cmd], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    wall = time.monotonic() - started
-    if result.returncode:
-        sys.exit(f"{' '.join(cmd)} failed:\n{result.stdout}\n{result.stderr}")
-    peak_kib = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr)[1])
-    return wall, peak_kib // 1024, result.stdout
+def database(url: str, name: str) -> str:
+    return urlsplit(url)._replace(path=f"/{name}").geturl()
 
 
-def recreate(url: str) -> None:
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = parts._replace(path="/postgres").geturl()
-    import psycopg
+def admin(url: str) -> psycopg.Connection:
+    return psycopg.connect(database(url, "postgres"), autocommit=True)
 
-    with psycopg.connect(admin, autocommit=True) as conn:
+
+def copy_database(url: str, source: str, target: str) -> None:
+    with admin(url) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{target}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{target}" TEMPLATE "{source}"')
+
+
+def prepare(url: str, rows: int, env: dict) -> str:
+    """A database with ``rows`` demo records, made once per size and kept."""
+    name = f"{urlsplit(url).path.lstrip('/')}_{rows}"
+    prepared = database(url, name)
+    try:
+        with psycopg.connect(prepared) as conn:
+            if conn.execute("SELECT count(*) FROM tenders_sourcetender").fetchone()[0] == rows:
+                print(f"{rows:>10,} reusing the prepared database {name}")
+                return name
+    except psycopg.Error:
+        pass
+    with admin(url) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(
             f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' "
             "LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'"
         )
+    env = {**env, "DATABASE_URL": prepared}
+    subprocess.run([PY, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    started = time.monotonic()
+    command = [PY, "manage.py", "load_demo", "--rows", str(rows), "--at", FIRST, "-v0"]
+    subprocess.run(command, cwd=ROOT, env=env, check=True)
+    print(f"{rows:>10,} prepared {name} in {time.monotonic() - started:.0f} s")
+    return name
+
+
+class ServerCpu(threading.Thread):
+    """CPU seconds used by the PostgreSQL backends of one database (same machine)."""
+
+    def __init__(self, url: str, name: str):
+        super().__init__(daemon=True)
+        self.conn, self.name = admin(url), name
+        self.used: dict[int, float] = {}
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.2):
+            pids = self.conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.name]
+            ).fetchall()
+            for (pid,) in pids:
+                try:
+                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                self.used[pid] = (int(fields[11]) + int(fields[12])) / TICK
+
+    def stop(self) -> float:
+        self.done.set()
+        self.join()
+        self.conn.close()
+        return sum(self.used.values())
+
+
+def publish(checkout: Path, env: dict, url: str, name: str, at: str) -> dict:
+    server = ServerCpu(url, name)
+    server.start()
+    load_before = os.getloadavg()[0]
+    started = time.monotonic()
+    command = ["/usr/bin/time", "-v", PY, "manage.py", "publish_issue", "--at", at]
+    result = subprocess.run(
+        command,
+        cwd=checkout,
+        env={**env, "DATABASE_URL": database(url, name)},
+        capture_output=True,
+        text=True,
+    )
+    wall = time.monotonic() - started
+    server_cpu = server.stop()
+    if result.returncode:
+        sys.exit(f"publish_issue failed:\n{result.stdout}\n{result.stderr}")
+    usage = result.stderr
+    cpu = sum(
+        float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", usage)[1])
+        for kind in ("User", "System")
+    )
+    out = result.stdout
+    counts = dict(re.findall(r"^\s+(published|reused|withheld)\s+([\d,]+)", out, re.M))
+    phases = re.findall(r"^ {4}(\S.*?)\s{2,}([\d.]+) s$", out.split("time by phase:")[-1], re.M)
+    return {
+        "wall": wall,
+        "peak": int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", usage)[1]) // 1024,
+        "cpu": cpu,
+        "server": server_cpu,
+        "load": (load_before, os.getloadavg()[0]),
+        "result": ", ".join(f"{k} {v}" for k, v in counts.items()),
+        "phases": phases,
+    }
+
+
+def churn(url: str, name: str, share: float) -> int:
+    """Edit the summary of ``share`` of the approved records (they must be planned again)."""
+    every = max(1, round(1 / share)) if share else 0
+    if not every:
+        return 0
+    with psycopg.connect(database(url, name), autocommit=True) as conn:
+        return conn.execute(
+            "UPDATE tenders_sourcetender SET summary_en = summary_en || ' Revised scope.' "
+            "WHERE status = 'approved' AND id %% %s = 0",
+            [every],
+        ).rowcount
+
+
+@contextmanager
+def checkout_of(ref: str | None):
+    if ref is None:
+        yield ROOT
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "baseline"
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", "-q", str(path), ref], cwd=ROOT, check=True
+        )
+        try:
+            yield path
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT)
+
+
+def report(rows: int, label: str, figures: dict, baseline: dict | None) -> None:
+    ratio = ""
+    if baseline:
+        cpu, before = figures["cpu"] + figures["server"], baseline["cpu"] + baseline["server"]
+        ratio = f"  x{figures['wall'] / baseline['wall']:.2f} wall, x{cpu / before:.2f} cpu"
+    load = "load {:.1f}->{:.1f}".format(*figures["load"])
+    print(
+        f"{rows:>10,} {label:<28} {figures['wall']:>7.1f} {figures['peak']:>8} "
+        f"{figures['cpu']:>7.1f} {figures['server']:>7.1f}  {load}  {figures['result']}{ratio}"
+    )
+    for phase, seconds in figures["phases"]:
+        print(f"{'':>11} {'  ' + phase:<44} {float(seconds):>7.1f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[100_000])
+    parser.add_argument("--baseline", help="a git commit to measure the same way first")
+    parser.add_argument("--churn", type=float, default=0.05, help="share edited before week 2")
     parser.add_argument(
         "--database-url",
         default=os.environ.get(
@@ -61,32 +200,37 @@ def main() -> None:
         ),
     )
     args = parser.parse_args()
+    url = args.database_url
     env = os.environ.copy()
     env.update(
-        DATABASE_URL=args.database_url,
         DJANGO_DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         TENDERS_SORT_KEY_SECRET=secrets.token_hex(32),
         TENDERS_VAR_DIR=str(ROOT / "var" / "bench"),
     )
-    manage = [PY, "manage.py"]
-    print(f"{'rows':>10} {'step':<26} {'wall s':>8} {'peak MiB':>9}  result")
+    print(f"{os.cpu_count()} CPUs; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(
+        f"{'rows':>10} {'publication':<28} {'wall s':>7} {'peak MiB':>8} {'cpu s':>7} "
+        f"{'pg cpu s':>7}"
+    )
     for rows in args.rows:
-        recreate(args.database_url)
-        subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-        wall, peak, _ = timed(
-            [*manage, "load_demo", "--rows", str(rows), "--at", "2026-11-23T06:00:00Z", "-v0"],
-            env,
-        )
-        print(f"{rows:>10,} {'load_demo':<26} {wall:>8.1f} {peak:>9}")
-        for label, at in (
-            ("publish (first issue)", "2026-11-23T06:00:00Z"),
-            ("publish (next week)", "2026-11-30T06:00:00Z"),
-        ):
-            wall, peak, out = timed([*manage, "publish_issue", "--at", at], env)
-            counts = dict(re.findall(r"^\s+(published|new|withheld)\s+([\d,]+)$", out, re.M))
-            result = ", ".join(f"{k} {v}" for k, v in counts.items())
-            print(f"{rows:>10,} {label:<26} {wall:>8.1f} {peak:>9}  {result}")
+        prepared = prepare(url, rows, env)
+        run_name = f"{prepared}_run"
+        measured: dict[str, dict] = {}
+        variants = [("baseline", args.baseline)] if args.baseline else []
+        for variant, ref in [*variants, ("this checkout", None)]:
+            with checkout_of(ref) as checkout:
+                copy_database(url, prepared, run_name)
+                for week, at in (("first issue", FIRST), ("next week", NEXT)):
+                    if week == "next week":
+                        edited = churn(url, run_name, args.churn)
+                        week = f"next week ({edited:,} edited)"
+                    figures = publish(checkout, env, url, run_name, at)
+                    before = measured.get(f"baseline {week}") if variant != "baseline" else None
+                    measured[f"{variant} {week}"] = figures
+                    report(rows, f"{variant}: {week}", figures, before)
+        with admin(url) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{run_name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

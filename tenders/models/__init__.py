@@ -3,6 +3,7 @@
 - ``feed``: the two worlds of the feed (private source records, public snapshots and counts).
 - ``directory``: the private directory of public bodies the sanitization gate checks against.
 - ``imports``: configured import sources, recorded import runs, each record's imported notice.
+- ``jobs``: long work queued for a worker (publication, imports), with progress and outcome.
 - ``publication``: what each published row was planned from (for reusing it next week).
 """
 
@@ -20,6 +21,7 @@ from .feed import (
     new_real_listing_id,
 )
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
+from .jobs import Job
 from .publication import PlanDigest
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "ImportedNotice",
     "Issue",
     "IssueCount",
+    "Job",
     "PlanDigest",
     "PublicBody",
     "PublicBodyName",

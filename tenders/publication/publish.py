@@ -247,11 +247,14 @@ def build_and_switch(
         done()
         _step(progress, "write flat file")()
         done = _step(progress, "switch")
-        with _timed(timings, "switch"), transaction.atomic():
-            build.attach()
-            if switching:
-                switching()
-            switch_to(issue, issue.generated)
+        with _timed(timings, "switch"):
+
+            def attach() -> None:
+                build.attach()
+                if switching:
+                    switching()
+
+            switch_to(issue, issue.generated, also=attach)
         done()
     except BaseException:
         log.exception(

@@ -165,9 +165,12 @@ class _Pipe:
             raise self.error
 
 
-def switch_to(issue: Issue, when: datetime) -> None:
-    """Make ``issue`` current in one short transaction; a same-week live issue is replaced."""
+def switch_to(issue: Issue, when: datetime, *, also: Callable[[], None] | None = None) -> None:
+    """Make ``issue`` current in one short transaction (with ``also()``, e.g. attaching its
+    tables); a same-week live issue is replaced."""
     with transaction.atomic():
+        if also:
+            also()
         old = list(
             Issue.objects.select_for_update().filter(
                 Q(is_current=True) | Q(state=Issue.State.LIVE, issue_id=issue.issue_id)
@@ -182,6 +185,7 @@ def switch_to(issue: Issue, when: datetime) -> None:
         issue.state = Issue.State.LIVE
         issue.is_current = True
         issue.save()
+    # After the switch (committed), before pruning: work that needs the new issue current.
 
 
 def discard(issue: Issue) -> None:

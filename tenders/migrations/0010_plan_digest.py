@@ -8,7 +8,7 @@ import tenders.publication.storage
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0007_imports"),
+        ("tenders", "0009_import_schedules"),
     ]
 
     operations = [
