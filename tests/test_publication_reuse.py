@@ -145,7 +145,8 @@ def test_rates_buckets_and_new_are_recomputed_for_reused_rows(t0, monkeypatch):
     assert rows(after.issue) == rows(fresh.issue)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_killed_publication_leaves_the_current_issue_and_the_next_one_cleans_up(t0, tmp_path):
     """Killed at the switch (held there by a lock): the old issue stays current; the next
     publication discards the dead build (its tables too) and publishes. Publications outside a
