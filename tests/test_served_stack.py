@@ -305,7 +305,8 @@ def test_a_frozen_database_is_answered_fast_and_the_service_recovers(stack):
         ):
             status, _, _, taken[path] = stack.request(path)
             assert status == (403 if "spec-coded" in path else 200), path
-        print("\nanswered while PostgreSQL was frozen (seconds):")
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(f"\nanswered while PostgreSQL was frozen (seconds; load average {load}):")
         for what, seconds in taken.items():
             print(f"  {seconds:5.2f}  {what}")
     finally:
