@@ -11,7 +11,6 @@ import json
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
-from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
@@ -19,21 +18,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import jsonbody
+from config.api import JsonOnly
 from config.errors import ApiError
 from rfq import services
 from rfq.clients import client_info
 
 from .openapi import RFQ_EXAMPLE, submit_rfq_schema
-
-
-class JsonOnly(BaseContentNegotiation):
-    """Always answer JSON: an odd Accept header must not turn an intake into a 406."""
-
-    def select_parser(self, request, parsers):
-        return parsers[0]
-
-    def select_renderer(self, request, renderers, format_suffix=None):
-        return renderers[0], renderers[0].media_type
 
 
 class SubmitRfqView(APIView):
