@@ -6,9 +6,9 @@
 
 Both create ``.venv`` and install what they need on first use (again when pyproject.toml
 changes). ``run`` migrates, loads demo data and publishes an issue when the database has none,
-then serves with gunicorn. ``test`` finds PostgreSQL (``DATABASE_URL``, else 127.0.0.1:5432,
-else a throwaway cluster started with initdb/pg_ctl and removed afterwards) and runs pytest;
-extra arguments go to pytest.
+then serves with gunicorn beside one job worker. ``test`` finds PostgreSQL (``DATABASE_URL``,
+else 127.0.0.1:5432, else a throwaway cluster started with initdb/pg_ctl and removed afterwards)
+and runs pytest; extra arguments go to pytest.
 """
 
 import hashlib
@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from glob import glob
 from pathlib import Path
 
@@ -129,7 +130,7 @@ def cmd_run(argv: list[str]) -> None:
     base = f"http://127.0.0.1:{port}"
     print(
         f"""
-Serving the tender feed at {base}  (Ctrl-C stops it)
+Serving the tender feed at {base}, with one job worker beside it  (Ctrl-C stops both)
 
   {base}/api/v1/tenders?limit=5          the listing (REST)
   {base}/api/v1/tenders?q=%E5%8C%BB%E7%96%97&lang=zht  search for 医疗, one language
@@ -149,7 +150,43 @@ command, or run:  .venv/bin/python manage.py createsuperuser
     conf = ROOT / "config" / "gunicorn.conf.py"
     args = [str(gunicorn), "-c", str(conf), "config.wsgi:application", *argv]
     os.chdir(ROOT)
-    os.execve(args[0], args, env)
+    worker = [str(PY), str(ROOT / "manage.py"), "run_worker", "--no-startup-delay"]
+    sys.exit(supervise({"web server": args, "job worker": worker}, env))
+
+
+def supervise(commands: dict[str, list[str]], env: dict) -> int:
+    """Run the commands side by side until one exits or we are told to stop, then stop the rest.
+
+    Each runs in a process group of its own, so Ctrl-C reaches it once, from here: the worker
+    finishes the job in hand on the first signal and stops at once on the second.
+    """
+    processes = {
+        name: subprocess.Popen(cmd, env=env, cwd=ROOT, process_group=0)
+        for name, cmd in commands.items()
+    }
+    signals: list[int] = []
+
+    def forward(signum, _frame) -> None:
+        if not signals:
+            say("Stopping; a running job is finished first (Ctrl-C again stops it now)")
+        signals.append(signum)
+        for process in processes.values():
+            if process.poll() is None:
+                process.send_signal(signum)
+
+    signal.signal(signal.SIGINT, forward)
+    signal.signal(signal.SIGTERM, forward)
+    while all(p.poll() is None for p in processes.values()):
+        time.sleep(0.2)
+    code = 0
+    if not signals:
+        name, ended = next((n, p) for n, p in processes.items() if p.returncode is not None)
+        code = ended.returncode or 1
+        say(f"The {name} exited with code {ended.returncode}; stopping the rest")
+        forward(signal.SIGTERM, None)
+    for process in processes.values():
+        process.wait()
+    return code
 
 
 # --- test ---------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """End to end in a real browser: a curator fixes a leaking summary, approves, previews,
-publishes, finds the row in the public feed, then withdraws it.
+publishes (a real worker process runs the job), finds the row in the public feed, then
+withdraws it.
 
 Drives the real admin on pytest-django's live server with Debian's Chromium through Playwright
 (``dev.py test`` installs Chromium when it is missing; without it this test fails, it never
@@ -12,6 +13,7 @@ surface serves from, and through the REST endpoints ``GET /api/v1/tenders`` and
 
 import gzip
 import json
+import re
 import secrets
 import urllib.error
 import urllib.request
@@ -28,6 +30,7 @@ from django.utils import timezone
 from tenders.models import SourceTender
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
+from tests.worker_support import worker_process
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
@@ -122,7 +125,7 @@ def shot(page, name: str) -> None:
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_page):
+def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_page, tmp_path):
     page = browser_page
     password = secrets.token_urlsafe(16)
     get_user_model().objects.create_superuser("curator", "curator@example.org", password)
@@ -176,10 +179,23 @@ def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_pag
     assert page.inner_text("#count-new") == "1"
     assert page.inner_text("#count-withheld") == "0"
     shot(page, "06-preview")
+    # Publishing queues a job: the Issues page shows it waiting, then (a worker started, the
+    # page refreshing itself) its outcome, with a link to the new issue.
     page.click("input[name=publish]")
-    page.wait_for_selector("#snapshot-etag")
-    published_etag = page.inner_text("#snapshot-etag")
+    page.wait_for_selector(".job-panel")
+    assert "Publication queued as job #" in page.inner_text("ul.messagelist")
+    assert page.inner_text(".job-state") == "Queued"
+    assert "Waiting for a worker" in page.inner_text(".job-progress")
+    shot(page, "07-queued")
+    with worker_process(tmp_path):
+        page.wait_for_selector(".job-panel[data-state=succeeded]", timeout=60_000)
+    message = page.inner_text(".job-message")
+    assert message.startswith("Done after ") and "Published 20" in message
+    published_etag = re.search(r"etag ([0-9a-f]{32})\.", message).group(1)
     shot(page, "07-published")
+    page.click(".job-subject")
+    page.wait_for_selector("#content h1")
+    assert published_etag in page.inner_text("#content")
     etag, listed = _public_state(base, record.listing_id)
     assert (etag, listed) == (published_etag, True)
 
