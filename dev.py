@@ -5,10 +5,11 @@
     python3 dev.py test    set up and run the whole test suite against PostgreSQL
 
 Both create ``.venv`` and install what they need on first use (again when pyproject.toml
-changes). ``run`` migrates, loads demo data and publishes an issue when the database has none,
-then serves with gunicorn beside one job worker. ``test`` finds PostgreSQL (``DATABASE_URL``,
-else 127.0.0.1:5432, else a throwaway cluster started with initdb/pg_ctl and removed afterwards)
-and runs pytest; extra arguments go to pytest.
+changes), and compile the translation catalogues of ``locale/``. ``run`` migrates, loads demo
+data and publishes an issue when the database has none, then serves with gunicorn beside one
+job worker. ``test`` finds PostgreSQL (``DATABASE_URL``, else 127.0.0.1:5432, else a throwaway
+cluster started with initdb/pg_ctl and removed afterwards) and runs pytest; extra arguments go to
+pytest.
 """
 
 import hashlib
@@ -73,6 +74,12 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text("\n".join([*previous, wanted]) + "\n")
 
 
+def compile_messages() -> None:
+    """The pages' translations: the .po catalogues are committed, the .mo files are built here
+    with Babel (GNU gettext, which Django's compilemessages needs, may be missing)."""
+    run([VENV / "bin" / "pybabel", "-q", "compile", "-d", ROOT / "locale", "-D", "django"])
+
+
 def manage(*args: str, env: dict) -> None:
     run([PY, ROOT / "manage.py", *args], env=env, cwd=ROOT)
 
@@ -96,6 +103,7 @@ def manage_output(*args: str, env: dict) -> str:
 
 def cmd_run(argv: list[str]) -> None:
     ensure_venv("")
+    compile_messages()
     env = os.environ.copy()
     port = env.get("PORT", "8000")
     # Served like a deployment (DEBUG off unless DJANGO_DEBUG is set), with secrets generated
@@ -132,6 +140,8 @@ def cmd_run(argv: list[str]) -> None:
         f"""
 Serving the tender feed at {base}, with one job worker beside it  (Ctrl-C stops both)
 
+  {base}/                               pages for people (English, 简体, 繁體)
+  {base}/feeds/new.atom?lang=zht         Atom feed of the rows new this issue
   {base}/api/v1/tenders?limit=5          the listing (REST)
   {base}/api/v1/tenders?q=%E5%8C%BB%E7%96%97&lang=zht  search for 医疗, one language
   {base}/api/v1/tenders/facets           vocabulary and counts
@@ -425,6 +435,7 @@ def ensure_inspector() -> None:
 
 def cmd_test(argv: list[str]) -> None:
     ensure_venv("test")
+    compile_messages()
     ensure_chromium()
     ensure_inspector()
     ensure_client_venv()

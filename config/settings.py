@@ -302,6 +302,19 @@ EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tender-feed@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# --- People's pages and Atom feeds (issue #13) -------------------------------------------------
+# Pages for people live under /en/, /zh-hans/ and /zh-hant/ (i18n_patterns). Their language is
+# activated for those paths only (pages.middleware), so the JSON surfaces keep their headers
+# and behaviour; the catalogues in locale/ are compiled by dev.py (Babel), never committed.
+INSTALLED_APPS += ["pages"]
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("zh-hant", "繁體中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Before CommonMiddleware: its slash redirects resolve people's paths in their language.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
+    "pages.middleware.PeopleLocaleMiddleware",
+)
+
 # --- imports of public notices (issue #10) ---
 # Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
 TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(

@@ -23,7 +23,6 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.storage import default_storage
-from django.db import connections
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 
@@ -32,17 +31,7 @@ from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
 from tests.worker_support import worker_process
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 LEAKING = "Supply of network switches. Contact buyer@example.gov.hk for the documents."
 FIXED = "Supply of network switches and wireless access points for a public body."
 
@@ -90,37 +79,8 @@ def _public_state(base_url: str, listing_id: str) -> tuple[str, bool]:
     return etag, listed
 
 
-@pytest.fixture
-def browser_page(monkeypatch):
-    assert CHROMIUM.exists(), (
-        f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium); "
-        "`python3 dev.py test` does it when run as root."
-    )
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
-    # between browser steps are still plain synchronous calls.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    # The live server's request threads must not keep database connections open after each
-    # request, or the test database cannot be dropped at the end of the run.
-    monkeypatch.setitem(connections["default"].settings_dict, "CONN_MAX_AGE", 0)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.set_default_timeout(20_000)
-        try:
-            yield page
-        finally:
-            browser.close()
-            # ORM calls made while Playwright's loop runs get their own connection objects
-            # (asgiref's context-local storage): close them here, or they outlive the run.
-            connections.close_all()
-
-
 def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
