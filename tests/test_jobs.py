@@ -7,6 +7,7 @@ real worker processes (``manage.py run_worker``) on the committed test database.
 """
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -275,6 +276,9 @@ def test_a_killed_worker_leaves_the_previous_issue_and_the_next_publication_work
         worker.wait()
     assert current_issue().snapshot_etag == first.snapshot_etag
     assert Job.objects.get(pk=job.pk).state == "running"  # nobody knows yet
+    # A worker looks for dead jobs as it starts: start the next one once the lease has run out
+    # (a quick start on an idle machine could otherwise come within it, and never look again).
+    time.sleep(1.1)
 
     with worker_process(tmp_path, TENDERS_JOB_LEASE_SECONDS="1") as worker:
         failed = wait_for_job(job.pk, lambda j: j.state == "failed", worker)
