@@ -28,7 +28,8 @@ from .chinese import to_traditional
 from .drafting import NEED_MAX_LENGTH, draft_summaries
 from .ids import is_listing_id
 from .models import CurrencyRate, Issue, SourceTender
-from .sanitize import Finding, RecordSecrets, clean_text, scan
+from .sanitize import Finding, RecordSecrets, clean_text
+from .sanitize.loading import current_gate
 from .services import PublicationError, PublicationSummary, publish_issue, withdraw_row
 
 # The acting staff member; None for a caller with no user (a script), which logs nothing.
@@ -59,9 +60,12 @@ def summaries_of(tender: SourceTender) -> dict[str, str]:
 
 
 def tender_findings(tender: SourceTender, summaries: dict[str, str] | None = None) -> list[Finding]:
-    """The gate's findings on a record's summaries (or on ``summaries`` about to replace them)."""
-    return scan(
-        summaries if summaries is not None else summaries_of(tender), RecordSecrets.of(tender)
+    """The gate's findings on a record's summaries (or on ``summaries`` about to replace them),
+    with the directory and allow-lists publication uses."""
+    return current_gate().scan(
+        summaries if summaries is not None else summaries_of(tender),
+        RecordSecrets.of(tender),
+        record=tender.pk,
     )
 
 
@@ -201,7 +205,9 @@ def tenders_draft_summaries(
     """
     need_en = clean_need(need_en, field_name="English need")
     need_zh = clean_need(need_zh, field_name="Chinese need")
-    generic = scan({"en": need_en, "zh": need_zh, "zht": to_traditional(need_zh)}, RecordSecrets())
+    gate = current_gate()
+    needs = {"en": need_en, "zh": need_zh, "zht": to_traditional(need_zh)}
+    generic = gate.scan(needs, RecordSecrets())
     if generic:
         raise CurationError(
             "The need must be generic; the gate found: "
@@ -212,7 +218,7 @@ def tenders_draft_summaries(
     now = timezone.now()
     for tender in _locked(ids):
         secrets = RecordSecrets.of(tender)
-        leaks = scan({"en": need_en, "zh": need_zh, "zht": to_traditional(need_zh)}, secrets)
+        leaks = gate.scan(needs, secrets, record=tender.pk)
         if leaks:
             result.refused[tender.listing_id] = [
                 f"the need contains {f.label}: {f.excerpt}" for f in leaks

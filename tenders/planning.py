@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from . import buckets
 from .ids import sort_key
-from .sanitize import RecordSecrets, scan
+from .sanitize import NO_DIRECTORY, Gate, RecordSecrets
 from .search import search_columns
 
 WITHHELD = "withheld"  # SourceTender.Status.WITHHELD, without importing the models
@@ -101,6 +101,7 @@ class PlanContext:
     rates: dict[str, Decimal]
     secret: str
     categories: dict[int, CategoryNames]
+    gate: Gate = NO_DIRECTORY  # the directory and allow-lists (tenders.sanitize.loading)
 
 
 def reason_kind(reason: str) -> str:
@@ -115,6 +116,7 @@ def plan_record(
     rates: dict,
     secret: str,
     in_previous: bool,
+    gate: Gate = NO_DIRECTORY,
 ) -> Planned:
     """Decide one eligible record: the public row values, or why it is withheld.
 
@@ -130,7 +132,9 @@ def plan_record(
         reasons.append("missing summary: all three summaries are required")
     # The same secrets the admin checks with (contact names from the notice too).
     secrets = RecordSecrets.of(tender)
-    reasons += [f"sanitization: {f.describe()}" for f in scan(summaries, secrets)]
+    reasons += [
+        f"sanitization: {f.describe()}" for f in gate.scan(summaries, secrets, record=tender.pk)
+    ]
     try:
         band = buckets.value_band(tender.amount, tender.currency, rates)
     except buckets.MissingRate as exc:
@@ -177,6 +181,7 @@ def plan_batch(context: PlanContext, rows: Iterable[Candidate]) -> list[Planned]
             rates=context.rates,
             secret=context.secret,
             in_previous=row.in_previous,
+            gate=context.gate,
         )
         for row in rows
     ]

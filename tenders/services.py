@@ -53,6 +53,7 @@ from .planning import (
     reason_kind,
 )
 from .rows import ROW_COLUMNS, row_from_values
+from .sanitize.loading import current_gate
 
 log = logging.getLogger(__name__)
 
@@ -268,6 +269,7 @@ def _plan_all(
             c.pk: CategoryNames(c.slug, c.name_en, c.name_zh, c.name_zht)
             for c in Category.objects.all()
         },
+        gate=current_gate(fresh=True),
     )
     batch_size = settings.TENDERS_PUBLISH_BATCH
     qs = eligible_tenders(summary.generated, previous)

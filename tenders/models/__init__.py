@@ -2,6 +2,7 @@
 
 - ``feed``: the two worlds of the feed (private source records, public snapshots and counts).
 - ``directory``: the private directory of public bodies the sanitization gate checks against.
+- ``gate``: curators' allow-lists of the sanitization gate.
 """
 
 from .directory import PublicBody, PublicBodyName
@@ -17,12 +18,14 @@ from .feed import (
     WithheldRecord,
     new_real_listing_id,
 )
+from .gate import GateAllowance
 
 __all__ = [
     "CATEGORY_CELL",
     "MARKET_CELL",
     "Category",
     "CurrencyRate",
+    "GateAllowance",
     "Issue",
     "IssueCount",
     "PublicBody",

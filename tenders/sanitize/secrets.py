@@ -22,7 +22,9 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from ..chinese import to_simplified, to_traditional
+from .names import abbreviation_rule, partial_names
 from .text import MONTHS, fold
+from .words import ORDINARY_WORDS
 
 _DIGIT_RUN_RE = re.compile(r"\d+")
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -31,6 +33,30 @@ _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _NAMED_MAILBOX_RE = re.compile(r"(?<![\w.])([A-Za-z]{2,})[._]([A-Za-z]{2,})$")
 _HONORIFIC_RE = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+([A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+)"
+)
+# "Contact: Peter Tan", "Contact person - Mary Wong", "联系人：李小明" in the private notice.
+_LABELLED_RE = re.compile(
+    r"(?i:\b(?:contact(?:\s+(?:person|officer|name))?|attention|attn|enquiries(?:\s+to)?"
+    r"|officer(?:\s+in\s+charge)?|case\s+officer|name)\b\.?)\s*[:：-]\s*"
+    r"((?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][A-Za-z'’-]+(?:\s+[A-Z][A-Za-z'’-]+){1,2})"
+)
+_CN_LABELLED_RE = re.compile(
+    r"(?:联系人|聯繫人|联络人|聯絡人|负责人|負責人|经办人|經辦人)\s*[:：]?\s*"
+    r"([\u4e00-\u9fff]{2,4}?)(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐)"
+)
+# Bodies named in the private notice: "Canterbury-Bankstown Council invites tenders", for a
+# record whose buyer field holds the publisher ("Spend Network").
+_BODY_RE = re.compile(
+    r"(?:(?:City|Shire|Municipality|Council|Department|Ministry|Office) of (?:the )?)?"
+    r"(?:[A-Z][A-Za-z'’&-]+ ){1,5}"
+    r"(?:City |County |District |Borough |Shire |Regional |Municipal |Town )?"
+    r"(?:Council|Authority|Agency|Department|Ministry|Board|Commission|Corporation|Trust"
+    r"|Bureau|Directorate)\b"
+    r"|\b(?:City|Shire|Municipality|Department|Ministry) of (?:the )?[A-Z][A-Za-z'’-]+"
+    r"(?: [A-Z][A-Za-z'’-]+){0,3}"
+)
+_CN_BODY_RE = re.compile(
+    r"[\u4e00-\u9fff]{2,12}?(?:委员会|委員會|管理局|事务局|事務局|议会|議會|政府|市政署|署|局)"
 )
 
 
@@ -49,16 +75,6 @@ MARKET_ZONES = {
     "AU": "Australia/Sydney",
     "CA": "America/Toronto",
 }
-# Acronyms that are ordinary words or everyday procurement and technical terms: a buyer whose
-# initials spell one of these is not named by it.
-COMMON_ACRONYMS = _words(
-    "AN AS AT BE BY DO GO HE IF IN IS IT ME MY NO OF ON OR SO TO UP US WE AM PM OK THE AND "
-    "FOR ALL ANY CAN NEW NOT OUR USE ONE TWO KEY MAY WAY WAS HAS ARE OUT NOW ITS HOW WHO WHY "
-    "CO LTD INC PLC COM NET ORG GOV DOT ICT CT MRI PET TV PC AV HR PR QA QC AI EV GP ID IP UK "
-    "EU USA HK SG AU CA MO NSW SME PPE CCTV HVAC LED GPS GIS ERP CRM SLA KPI VAT GST NHS DG "
-    "UN ATM API UPS LAN WAN VPN PDF BIM MEP EPC PPP PFI OJEU CPV RFT RFP RFQ RFI ITT EOI PQQ "
-    "IOT LNG CNG ICU ED ER OT"
-)
 _STOP_WORDS = _words(
     "of and for the to in on at de des du da do dos das la le les para e et y & und"
 )
@@ -91,13 +107,16 @@ class RecordSecrets:
     currency: str = ""
     market: str = ""
     contact_names: tuple[str, ...] = ()
+    body_names: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, record) -> "RecordSecrets":
         """The secrets of a source record (any object with SourceTender's fields).
 
         Contact names are not stored as such; they are read from the private title and
-        description (``Mr Ian Hewitson``, ``andrew.doherty@...``), which notices carry.
+        description (``Mr Ian Hewitson``, ``andrew.doherty@...``, ``Contact: Peter Tan``),
+        which notices carry; so are the names of bodies the notice text gives (a buyer field
+        may hold the publisher while the text names the council).
         """
         private_text = f"{getattr(record, 'title', '')}\n{getattr(record, 'description', '')}"
         return cls(
@@ -109,6 +128,7 @@ class RecordSecrets:
             currency=record.currency,
             market=record.market,
             contact_names=contact_names_in(private_text),
+            body_names=body_names_in(private_text),
         )
 
 
@@ -116,7 +136,7 @@ class RecordSecrets:
 class Needles:
     folded: tuple[tuple[str, str, bool], ...]  # (kind, needle, whole words only)
     compact: tuple[tuple[str, str], ...]  # (kind, needle) in the folded text without spaces
-    exact: tuple[tuple[str, str], ...]  # (kind, needle) case-sensitive, whole word
+    exact: tuple[tuple[str, str, bool], ...]  # (kind, needle, weak) case-sensitive, whole word
     # Pieces that must be in a summary's plain lower-case form for any folded or compact needle
     # to match it: a summary without any skips folding (most summaries, most of the time).
     keys: tuple[str, ...] = ()
@@ -142,7 +162,25 @@ def contact_names_in(text: str) -> tuple[str, ...]:
         at = text.find("@", at + 1)
     if any(h in text for h in ("Mr", "Ms", "Dr", "Prof", "Miss", "Mx")):
         names += _HONORIFIC_RE.findall(text)
-    return tuple(dict.fromkeys(n.title() for n in names))
+    for m in _LABELLED_RE.finditer(text):
+        words = m.group(1).split()
+        if words[0].rstrip(".") in ("Mr", "Mrs", "Ms", "Miss", "Dr", "Prof"):
+            words = words[1:]
+        if len(words) >= 2 and not any(w.lower() in ORDINARY_WORDS for w in words):
+            names.append(" ".join(words))
+    names = [n.title() for n in names]
+    names += _CN_LABELLED_RE.findall(text)
+    return tuple(dict.fromkeys(names))
+
+
+def body_names_in(text: str) -> tuple[str, ...]:
+    """Names of public bodies in private notice text ("Canterbury City Council")."""
+    if not text:
+        return ()
+    names = [m.group().strip() for m in _BODY_RE.finditer(text)]
+    names = [n for n in names if any(w.lower() not in ORDINARY_WORDS for w in n.split())]
+    names += [n for n in _CN_BODY_RE.findall(text) if len(n) >= 4]
+    return tuple(dict.fromkeys(names))
 
 
 def _folded(value: str) -> str:
@@ -164,7 +202,7 @@ def _acronyms(name: str) -> set[str]:
         if w.lower() not in _STOP_WORDS and w[0].isupper()
     )
     found = {mixed, mixed.upper(), significant}
-    return {a for a in found if len(a) >= 2 and a.isalpha() and a.upper() not in COMMON_ACRONYMS}
+    return {a for a in found if len(a) >= 2 and a.isalpha()}
 
 
 @lru_cache(maxsize=4096)
@@ -188,6 +226,8 @@ def buyer_needles(name: str) -> tuple[tuple[str, bool], tuple[str, ...]]:
         cjk = _has_cjk(needle)
         if len(needle.replace(" ", "")) >= (2 if cjk else 3):
             folded.append((needle, not cjk))
+        if not cjk:
+            folded += [(part, True) for part in partial_names(needle)]
     return tuple(sorted(set(folded))), tuple(sorted(_acronyms(name)))
 
 
@@ -330,7 +370,7 @@ def _host_needles(host: str) -> tuple[list[str], list[str], list[str]]:
 def _buyer_group(name: str) -> tuple[tuple, tuple, tuple]:
     names, acronyms = buyer_needles(name)
     folded = tuple(("buyer_name", n, whole) for n, whole in names)
-    exact = tuple(("buyer_name", a) for a in acronyms)
+    exact = tuple(("buyer_name", a, abbreviation_rule(a) == "weak") for a in acronyms)
     return folded, exact, tuple({_longest_piece(n) for n, _ in names})
 
 
@@ -344,7 +384,7 @@ def _host_group(host: str) -> tuple[tuple, tuple, tuple, tuple]:
     hosts, brands, short_brands = _host_needles(host)
     folded = tuple(("source_host", n, True) for n in hosts)
     compact = tuple(("source_host", n) for n in brands)
-    exact = tuple(("source_host", n) for n in short_brands)
+    exact = tuple(("source_host", n, False) for n in short_brands)
     # A brand written with spaces ("Contracts Finder") still has its first and last letters.
     keys = {_longest_piece(n) for n in hosts} | {k for b in brands for k in (b[:4], b[-4:])}
     return folded, compact, exact, tuple(keys)
@@ -376,7 +416,17 @@ def secret_needles(secrets: RecordSecrets) -> Needles:
     amount = Decimal(secrets.amount) if secrets.amount is not None else None
     if amount is not None:
         keys += amount_keys(amount)
+    for name in _unique(secrets.body_names):
+        b_folded, b_exact, b_keys = _buyer_group(name)
+        folded += b_folded
+        exact += b_exact
+        keys += b_keys
     for name in _unique(secrets.contact_names):
+        if _has_cjk(name):
+            for needle in {to_simplified(name), to_traditional(name)}:
+                folded += (("contact_name", needle, False),)
+                keys += (needle,)
+            continue
         needle = _folded(name)
         if len(needle) >= 5 and " " in needle:
             folded += (("contact_name", needle, True),)

@@ -29,6 +29,19 @@ _TAG_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>")
 _SPACE_RE = re.compile(r"[\s\u00a0\u3000]+")
 
 
+# Full-width ASCII forms and the ideographic space, each to its ASCII twin: one character for
+# one, so positions in the narrowed text are positions in the original.
+_NARROW = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+_WIDE_FORMS_RE = re.compile("[\uff01-\uff5e\u3000]")
+
+
+def narrow(text: str) -> str:
+    """``text`` with full-width letters, digits and signs as ASCII (same length)."""
+    if text.isascii() or not _WIDE_FORMS_RE.search(text):
+        return text
+    return text.translate(_NARROW)
+
+
 def clean_text(text: str) -> str:
     """Plain, single-paragraph text: no HTML, no entities, no control characters.
 

@@ -1,0 +1,71 @@
+"""People named in public text, whoever the record is: after an honorific (``Mr Ian Hewitson``,
+``陈先生``), after a contact label (``contact Peter Tan``, ``联系人 李小明``), or a known given
+name beside a known family name (``Mary Wong``). Brands that look like people (``Dr Martens``)
+and honorifics used as words (女士制服, ladies' uniforms) are not people.
+"""
+
+import re
+from collections.abc import Iterator
+
+from .words import (
+    BRAND_PERSONS,
+    CHINESE_FAMILY_NAMES,
+    FAMILY_NAMES,
+    GIVEN_NAMES,
+    ORDINARY_WORDS,
+    word_set,
+)
+
+Span = tuple[int, int, str, str]
+
+# Written to start with a literal (no \b) so the regex engine can skip ahead fast; the word
+# boundary before the honorific is checked by hand.
+PERSON_RE = re.compile(r"(?:M(?:rs|r|s|iss|x)|Dr|Prof)\.?\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?")
+_CN_HONORIFIC = "先生|女士|小姐|太太"
+# What follows 女士 or 先生 when they are words for goods: 女士制服, 先生系列.
+_CN_GOODS = (
+    "制服|服|衣|鞋|用品|洗手间|洗手間|装|裝|系列|款|专用|專用|恤|裤|褲|裙|帽|袜|襪|包|手袋"
+    "|内衣|內衣"
+)
+PERSON_CN_RE = re.compile(
+    rf"[{CHINESE_FAMILY_NAMES}][\u4e00-\u9fff]{{0,2}}?(?:{_CN_HONORIFIC})(?!{_CN_GOODS})"
+)
+_NAME = r"[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2}"
+CONTACT_LABEL_RE = re.compile(
+    rf"(?i:\b(?:contact(?:\s+person)?|attention|attn|enquiries(?:\s+to)?|ask\s+for"
+    rf"|speak\s+to|call|email|e-mail|write\s+to|officer(?:\s+in\s+charge)?|case\s+officer)"
+    rf"\b\.?)\s*[:：,-]?\s*({_NAME})"
+)
+CN_CONTACT_LABEL_RE = re.compile(
+    r"(?:联系人|聯繫人|联络人|聯絡人|联络|聯絡|查询|查詢|负责人|負責人|经办人|經辦人)"
+    r"\s*[:：]?\s*([\u4e00-\u9fff]{2,4}?)(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐)"
+)
+_PAIR_RE = re.compile(r"\b([A-Z][a-z]+)\s+([A-Z][a-z]+)\b")
+_NOT_NAMES = word_set("The This That These Those Each Every Contact Call")
+
+
+def person_spans(text: str) -> Iterator[Span]:
+    if "M" in text or "Dr" in text or "Prof" in text:
+        for m in PERSON_RE.finditer(text):
+            if m.start() and text[m.start() - 1].isalnum():
+                continue
+            if m.group() in BRAND_PERSONS or " ".join(m.group().split()[:2]) in BRAND_PERSONS:
+                continue
+            yield m.start(), m.end(), "person_name", "a name after an honorific"
+    if any(h in text for h in ("先生", "女士", "小姐", "太太")):
+        for m in PERSON_CN_RE.finditer(text):
+            yield m.start(), m.end(), "person_name", "a family name with an honorific"
+    lowered = text.lower()
+    if any(w in lowered for w in ("contact", "att", "enquir", "ask", "speak", "call", "mail")):
+        for m in CONTACT_LABEL_RE.finditer(text):
+            words = m.group(1).split()
+            # "call Centre Services" is a department, not a person.
+            if words[0] in _NOT_NAMES or any(w.lower() in ORDINARY_WORDS for w in words):
+                continue
+            yield m.start(1), m.end(1), "person_name", "a name after a contact label"
+    if any(w in text for w in ("联", "聯", "查", "负责", "負責", "经办", "經辦")):
+        for m in CN_CONTACT_LABEL_RE.finditer(text):
+            yield m.start(1), m.end(1), "person_name", "a name after a contact label"
+    for m in _PAIR_RE.finditer(text):
+        if m.group(1) in GIVEN_NAMES and m.group(2) in FAMILY_NAMES:
+            yield m.start(), m.end(), "person_name", "a given name beside a family name"
