@@ -127,11 +127,11 @@ class _Folded:
         return self._folded
 
 
-def _secret_spans(text: str, needles: Needles, view: _Folded):
-    """Spans of the record's secrets in ``text``. Fast path: substring tests on the folded
-    text; the position map is only built once something was seen."""
+def _secret_spans(text: str, narrowed: str, needles: Needles, view: _Folded):
+    """Spans of the record's secrets in ``text`` (``narrowed``: its full-width forms as ASCII).
+    Fast path: substring tests on the folded text; the position map is only built once
+    something was seen."""
     if needles.exact:
-        narrowed = narrow(text)
         for kind, needle, weak in needles.exact:
             if needle in narrowed:
                 for start, end in _occurrences(narrowed, needle):
@@ -221,6 +221,11 @@ class Gate:
             self._matcher = NameMatcher(self.patterns)
         return self._matcher
 
+    def _directory_spans(self, text: str, narrowed: str, view: _Folded):
+        if not self.patterns:
+            return ()
+        return self.matcher.spans(text, narrowed, view.value)
+
     def scan_text(
         self,
         text: str,
@@ -237,13 +242,17 @@ class Gate:
             needles = secret_needles(secrets)
         view = _Folded(text)
         region = _region(secrets.market)
+        # Full-width letters and digits read as ASCII, position for position.
+        narrowed = narrow(text)
         # Within each tier the longest span goes first: "RMS.17.0000302129.1667" is the
         # reference, not the buyer's acronym at its start.
         spans = [
-            *_longest_first(generic_spans(text, region, high=True)),
-            *_longest_first(_secret_spans(text, needles, view)),
-            *_longest_first(self.matcher.spans(text, view.value) if self.patterns else ()),
-            *_longest_first(generic_spans(text, region, high=False)),
+            *_longest_first(generic_spans(narrowed, region, high=True)),
+            *_longest_first(_secret_spans(text, narrowed, needles, view)),
+            *_longest_first(
+                self.matcher.spans(text, narrowed, view.value) if self.patterns else ()
+            ),
+            *_longest_first(generic_spans(narrowed, region, high=False)),
         ]
         if not spans:
             return []

@@ -22,7 +22,7 @@ from phonenumbers import Leniency, PhoneNumberMatcher
 
 from .numbers import cn_dates, numeric_spans, word_spans
 from .people import person_spans
-from .text import CONTROL_RE, narrow
+from .text import CONTROL_RE
 from .words import BRAND_DOMAINS
 
 Span = tuple[int, int, str, str]
@@ -66,7 +66,7 @@ _PRODUCT_TLDS = frozenset({"com", "io", "net", "org", "app"})
 
 # --- phone numbers -----------------------------------------------------------------------
 
-PHONE_AT_RE = re.compile(r"(?:\+|00)?\s?\(?\d[\d\s().-]{5,22}\d(?![\w])")
+PHONE_AT_RE = re.compile(r"(?:\+|00)?\s?\(?\d[\d\s().-]{5,22}\d(?![A-Za-z0-9_])")
 PHONE_LABEL_RE = re.compile(
     r"(?:\b(?:tel|telephone|phone|ph|mobile|mob|fax|call|hotline|whatsapp)\b\.?"
     r"|电话|電話|传真|傳真|手机|手機|热线|熱線|致电|致電)\s*(?:no\.?|number)?\s*[:：]?\s*$",
@@ -208,8 +208,8 @@ def _domains(text: str) -> Iterator[Span]:
 
 
 def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span]:
-    """Spans of the generic kinds. ``high``: the kinds that outrank a record's secrets."""
-    text = narrow(text)
+    """Spans of the generic kinds in ``text`` (full-width forms already narrowed). ``high``:
+    the kinds that outrank a record's secrets."""
     if high:
         if text.isprintable() and not _has_high_trigger(text):
             return  # the usual case: nothing that could start markup, an address or a URL

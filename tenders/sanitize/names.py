@@ -17,14 +17,16 @@ Authority" in "Sydney Olympic Park Authority"), each with the rule it is matched
   ``stands_as_name``).
 
 Patterns are plain values, so a publication sends them to its worker processes, which build
-the automata once (``NameMatcher``); nothing here reads the database.
+the automata once (``NameMatcher``, with ``ahocorasick_rs``); nothing here reads the database.
 """
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
-import ahocorasick
+import ahocorasick_rs
 
 from ..chinese import to_simplified, to_traditional
 from .text import fold, fold_map, narrow
@@ -140,12 +142,14 @@ def _latin_variants(name: str) -> set[str]:
     for v in list(variants):
         variants |= {v.replace("&", " and "), re.sub(r"\s+and\s+", " & ", v)}
     for v in list(variants):
-        lowered = v.lower()
+        short_all = long_all = v.lower()
         for word, short in _ABBREVIATIONS:
-            if re.search(rf"\b{word}\b", lowered):
-                variants.add(re.sub(rf"\b{word}\b", short, lowered))
-            if re.search(rf"\b{short}\b", lowered):
-                variants.add(re.sub(rf"\b{short}\b", word, lowered))
+            short_all = re.sub(rf"\b{word}\b", short, short_all)
+            long_all = re.sub(rf"\b{short}\b", word, long_all)
+        # Each word shortened alone, and all at once: "Govt Logistics Dept".
+        for word, short in _ABBREVIATIONS:
+            variants.add(re.sub(rf"\b{word}\b", short, v.lower()))
+        variants |= {short_all, long_all}
     return variants
 
 
@@ -153,22 +157,26 @@ def _ordinary(word: str) -> bool:
     return word in ORDINARY_WORDS or len(word) <= 2
 
 
+_COUNCIL_PREFIX_RE = re.compile(r"^(?:the )?(?:city|shire|municipality|town|council|borough) of ")
+_COUNCIL_SUFFIX_RE = re.compile(
+    r" (?:city|county|district|borough|shire|municipal|town|regional|metropolitan) council$"
+)
+
+
 def partial_names(folded: str) -> set[str]:
     """Distinctive parts of a long body name: "olympic park authority" of "sydney olympic park
-    authority", "canterbury bankstown" of "city of canterbury bankstown council"."""
+    authority" (three words or more, ending in a word that says it is a body, starting with
+    one that is no ordinary word), "canterbury bankstown" of "city of canterbury bankstown"
+    (the place in a council's name, when it has two words or more)."""
     words = folded.split()
     parts = set()
-    if len(words) >= 3 and words[-1] in HEAD_WORDS:
-        for i in range(1, len(words) - 1):
+    if len(words) >= 4 and words[-1] in HEAD_WORDS:
+        for i in range(1, len(words) - 2):
             if not _ordinary(words[i]):
                 parts.add(" ".join(words[i:]))
-    core = list(words)
-    while core and core[0] in _CORE_EDGES:
-        core.pop(0)
-    while core and core[-1] in _CORE_EDGES:
-        core.pop()
-    if 2 <= len(core) < len(words) and sum(not _ordinary(w) for w in core) >= 2:
-        parts.add(" ".join(core))
+    core = _COUNCIL_SUFFIX_RE.sub("", _COUNCIL_PREFIX_RE.sub("", folded))
+    if core != folded and len(core.split()) >= 2 and not any(map(_ordinary, core.split())):
+        parts.add(core)
     return parts
 
 
@@ -189,7 +197,7 @@ def _latin_patterns(entry: NameEntry, kind: str, why: str) -> Iterator[Pattern]:
         yield Pattern(needle, "name", kind, why)
         if entry.kind == "body" and entry.form == "full":
             for part in partial_names(needle):
-                yield Pattern(part, "name", kind, f"part of {why}")
+                yield Pattern(part, "name", kind, f"part of the name {why}")
 
 
 def _cjk_patterns(entry: NameEntry, kind: str, why: str) -> Iterator[Pattern]:
@@ -207,6 +215,20 @@ def _cjk_patterns(entry: NameEntry, kind: str, why: str) -> Iterator[Pattern]:
         yield Pattern(needle, "cjk", kind, why)
 
 
+SEED_FILE = Path(__file__).resolve().parent.parent / "data" / "public_bodies.json"
+
+
+def seed_entries() -> list[NameEntry]:
+    """The seed list's spellings, read from its data file (tests and benchmarks use it without
+    a database; the directory holds the same names after migration 0008)."""
+    document = json.loads(SEED_FILE.read_text(encoding="utf-8"))
+    return [
+        NameEntry(name, body["market"], body["kind"], form, body["names"][0][0])
+        for body in document["bodies"]
+        for name, _lang, form in body["names"]
+    ]
+
+
 def compile_patterns(entries: Iterable[NameEntry]) -> tuple[Pattern, ...]:
     """Every pattern the directory's spellings give, without duplicates (first one kept)."""
     seen: dict[tuple[str, str], Pattern] = {}
@@ -220,7 +242,7 @@ def compile_patterns(entries: Iterable[NameEntry]) -> tuple[Pattern, ...]:
         if entry.kind == "person":
             why = "a contact person in the directory"
         elif name == owner:
-            why = f"in the directory: {owner}{place}"
+            why = f"{owner}{place} in the directory"
         else:
             why = f"{FORM_WORDS.get(entry.form, 'name')} of {owner}{place} in the directory"
         entry = NameEntry(name, entry.market, entry.kind, entry.form, owner, entry.trusted)
@@ -249,6 +271,7 @@ _WORDS_AFTER = word_set(
 )
 _END_MARKS = frozenset(".,;:!?)）。，；：、」』\"'")
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
+_SENTENCE_END_RE = re.compile(r"[.;!?](?:\s|$)|[。；！？]")
 
 
 def _word_before(text: str, start: int) -> str:
@@ -269,8 +292,13 @@ def stands_as_name(text: str, start: int, end: int, abbr: str) -> bool:
     WTO GPA" (a word of the term's ordinary sense is in the text).
     """
     senses = ORDINARY_SENSES.get(abbr.upper())
-    if senses and any(w.lower() in senses for w in _WORD_RE.findall(text)):
-        return False
+    if senses:
+        # Words of the ordinary sense close by: "HD cameras", "laptops by HP", "WTO GPA".
+        before = _SENTENCE_END_RE.split(text[max(0, start - 30) : start])[-1]
+        after = _SENTENCE_END_RE.split(text[end : end + 30])[0]
+        near = _WORD_RE.findall(f"{before} {after}")
+        if any(w.lower() in senses for w in near):
+            return False
     after = text[end : end + 2]
     if after in ("'s", "’s"):
         return True
@@ -307,26 +335,24 @@ class NameMatcher:
     """Two automata over a directory's patterns: folded (names) and exact (abbreviations)."""
 
     def __init__(self, patterns: Iterable[Pattern]):
-        self.folded = ahocorasick.Automaton()
-        self.exact = ahocorasick.Automaton()
-        count = 0
-        for pattern in patterns:
-            automaton = self.exact if pattern.rule in ("strong", "weak") else self.folded
-            automaton.add_word(pattern.needle, pattern)
-            count += 1
-        self.size = count
-        for automaton in (self.folded, self.exact):
-            if len(automaton):
-                automaton.make_automaton()
+        patterns = list(patterns)
+        self.exact_patterns = [p for p in patterns if p.rule in ("strong", "weak")]
+        self.folded_patterns = [p for p in patterns if p.rule not in ("strong", "weak")]
+        self.exact = self._automaton(self.exact_patterns)
+        self.folded = self._automaton(self.folded_patterns)
 
-    def spans(self, text: str, folded: str | None = None) -> Iterator[Span]:
-        """Directory names in ``text`` (``folded``: ``fold(text)``, when the caller has it)."""
-        if not self.size:
-            return
-        if len(self.exact):
-            narrowed = narrow(text)
-            for last, pattern in self.exact.iter(narrowed):
-                start, end = last - len(pattern.needle) + 1, last + 1
+    @staticmethod
+    def _automaton(patterns: list[Pattern]):
+        if not patterns:
+            return None
+        return ahocorasick_rs.AhoCorasick([p.needle for p in patterns])
+
+    def spans(self, text: str, narrowed: str, folded: str) -> Iterator[Span]:
+        """Directory names in ``text`` (``narrowed``: its full-width forms as ASCII, ``folded``:
+        ``fold(text)``)."""
+        if self.exact is not None:
+            for index, start, end in self.exact.find_matches_as_indexes(narrowed, overlapping=True):
+                pattern = self.exact_patterns[index]
                 if not _bounded(narrowed, start, end):
                     continue
                 if pattern.rule == "weak" and not stands_as_name(
@@ -334,15 +360,13 @@ class NameMatcher:
                 ):
                     continue
                 yield start, end, pattern.kind, pattern.why
-        if not len(self.folded):
+        if self.folded is None:
             return
-        if folded is None:
-            folded = fold(text)
-        hits = []
-        for last, pattern in self.folded.iter(folded):
-            start, end = last - len(pattern.needle) + 1, last + 1
-            if _bounded(folded, start, end):
-                hits.append((start, end, pattern))
+        hits = [
+            (start, end, self.folded_patterns[index])
+            for index, start, end in self.folded.find_matches_as_indexes(folded, overlapping=True)
+            if _bounded(folded, start, end)
+        ]
         if not hits:
             return
         _, where = fold_map(text)

@@ -31,11 +31,22 @@ PERSON_CN_RE = re.compile(
     rf"[{CHINESE_FAMILY_NAMES}][\u4e00-\u9fff]{{0,2}}?(?:{_CN_HONORIFIC})(?!{_CN_GOODS})"
 )
 _NAME = r"[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2}"
-CONTACT_LABEL_RE = re.compile(
-    rf"(?i:\b(?:contact(?:\s+person)?|attention|attn|enquiries(?:\s+to)?|ask\s+for"
-    rf"|speak\s+to|call|email|e-mail|write\s+to|officer(?:\s+in\s+charge)?|case\s+officer)"
-    rf"\b\.?)\s*[:：,-]?\s*({_NAME})"
+# Labels before a person's name, found with str.find in the lower-case text; the name after
+# one is matched where the label ends.
+CONTACT_LABELS = (
+    "contact",
+    "attention",
+    "attn",
+    "enquiries",
+    "ask for",
+    "speak to",
+    "call",
+    "email",
+    "e-mail",
+    "write to",
+    "officer",
 )
+CONTACT_NAME_RE = re.compile(rf"(?:\s+(?:person|to|in\s+charge))?\.?\s*[:：,-]?\s*({_NAME})")
 CN_CONTACT_LABEL_RE = re.compile(
     r"(?:联系人|聯繫人|联络人|聯絡人|联络|聯絡|查询|查詢|负责人|負責人|经办人|經辦人)"
     r"\s*[:：]?\s*([\u4e00-\u9fff]{2,4}?)(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐)"
@@ -56,13 +67,18 @@ def person_spans(text: str) -> Iterator[Span]:
         for m in PERSON_CN_RE.finditer(text):
             yield m.start(), m.end(), "person_name", "a family name with an honorific"
     lowered = text.lower()
-    if any(w in lowered for w in ("contact", "att", "enquir", "ask", "speak", "call", "mail")):
-        for m in CONTACT_LABEL_RE.finditer(text):
-            words = m.group(1).split()
-            # "call Centre Services" is a department, not a person.
-            if words[0] in _NOT_NAMES or any(w.lower() in ORDINARY_WORDS for w in words):
-                continue
-            yield m.start(1), m.end(1), "person_name", "a name after a contact label"
+    for label in CONTACT_LABELS:
+        at = lowered.find(label)
+        while at != -1:
+            boundary = at == 0 or not lowered[at - 1].isalnum()
+            if boundary and (m := CONTACT_NAME_RE.match(text, at + len(label))):
+                words = m.group(1).split()
+                # "call Centre Services" is a department, not a person.
+                if words[0] not in _NOT_NAMES and not any(
+                    w.lower() in ORDINARY_WORDS for w in words
+                ):
+                    yield m.start(1), m.end(1), "person_name", "a name after a contact label"
+            at = lowered.find(label, at + 1)
     if any(w in text for w in ("联", "聯", "查", "负责", "負責", "经办", "經辦")):
         for m in CN_CONTACT_LABEL_RE.finditer(text):
             yield m.start(1), m.end(1), "person_name", "a name after a contact label"

@@ -34,30 +34,31 @@ _NAMED_MAILBOX_RE = re.compile(r"(?<![\w.])([A-Za-z]{2,})[._]([A-Za-z]{2,})$")
 _HONORIFIC_RE = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+([A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+)"
 )
-# "Contact: Peter Tan", "Contact person - Mary Wong", "联系人：李小明" in the private notice.
-_LABELLED_RE = re.compile(
-    r"(?i:\b(?:contact(?:\s+(?:person|officer|name))?|attention|attn|enquiries(?:\s+to)?"
-    r"|officer(?:\s+in\s+charge)?|case\s+officer|name)\b\.?)\s*[:：-]\s*"
-    r"((?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][A-Za-z'’-]+(?:\s+[A-Z][A-Za-z'’-]+){1,2})"
+# "Contact: Peter Tan", "Contact person - Mary Wong", "联系人：李小明" in the private notice:
+# the labels are found with str.find in the lower-case text, the name after one with a match.
+_LABELS = ("contact", "attention", "attn", "enquiries", "officer", "name")
+_LABELLED_NAME_RE = re.compile(
+    r"(?:\s+(?:person|officer|name|to|in\s+charge))?\.?\s*[:：-]\s*"
+    r"(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?([A-Z][A-Za-z'’-]+(?:\s+[A-Z][A-Za-z'’-]+){1,2})"
 )
-_CN_LABELLED_RE = re.compile(
-    r"(?:联系人|聯繫人|联络人|聯絡人|负责人|負責人|经办人|經辦人)\s*[:：]?\s*"
-    r"([\u4e00-\u9fff]{2,4}?)(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐)"
+_CN_LABELS = ("联系人", "聯繫人", "联络人", "聯絡人", "负责人", "負責人", "经办人", "經辦人")
+_CN_LABELLED_NAME_RE = re.compile(
+    r"\s*[:：]?\s*([\u4e00-\u9fff]{2,4}?)(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐)"
 )
-# Bodies named in the private notice: "Canterbury-Bankstown Council invites tenders", for a
-# record whose buyer field holds the publisher ("Spend Network").
-_BODY_RE = re.compile(
-    r"(?:(?:City|Shire|Municipality|Council|Department|Ministry|Office) of (?:the )?)?"
-    r"(?:[A-Z][A-Za-z'’&-]+ ){1,5}"
-    r"(?:City |County |District |Borough |Shire |Regional |Municipal |Town )?"
-    r"(?:Council|Authority|Agency|Department|Ministry|Board|Commission|Corporation|Trust"
+# Bodies named in the private notice ("Canterbury-Bankstown Council invites tenders"), for a
+# record whose buyer field holds the publisher ("Spend Network"): found from each head word.
+_BODY_HEAD_RE = re.compile(
+    r"\b(?:Council|Authority|Agency|Department|Ministry|Board|Commission|Corporation|Trust"
     r"|Bureau|Directorate)\b"
-    r"|\b(?:City|Shire|Municipality|Department|Ministry) of (?:the )?[A-Z][A-Za-z'’-]+"
-    r"(?: [A-Z][A-Za-z'’-]+){0,3}"
 )
-_CN_BODY_RE = re.compile(
-    r"[\u4e00-\u9fff]{2,12}?(?:委员会|委員會|管理局|事务局|事務局|议会|議會|政府|市政署|署|局)"
+_BODY_OF_RE = re.compile(
+    r"\b(?:City|Shire|Municipality|Department|Ministry) of (?:the )?"
+    r"[A-Z][A-Za-z'’-]+(?: [A-Z][A-Za-z'’-]+){0,3}"
 )
+_SPACE_RE = re.compile(r"\s")
+_CAPITALISED_RE = re.compile(r"[A-Z][A-Za-z'’&-]+")
+_CN_BODY_SUFFIX_RE = re.compile(r"委员会|委員會|管理局|事务局|事務局|议会|議會|政府|署|局")
+_CJK_CHAR_RE = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -162,14 +163,22 @@ def contact_names_in(text: str) -> tuple[str, ...]:
         at = text.find("@", at + 1)
     if any(h in text for h in ("Mr", "Ms", "Dr", "Prof", "Miss", "Mx")):
         names += _HONORIFIC_RE.findall(text)
-    for m in _LABELLED_RE.finditer(text):
-        words = m.group(1).split()
-        if words[0].rstrip(".") in ("Mr", "Mrs", "Ms", "Miss", "Dr", "Prof"):
-            words = words[1:]
-        if len(words) >= 2 and not any(w.lower() in ORDINARY_WORDS for w in words):
-            names.append(" ".join(words))
+    lowered = text.lower()
+    for label in _LABELS:
+        at = lowered.find(label)
+        while at != -1:
+            if m := _LABELLED_NAME_RE.match(text, at + len(label)):
+                words = m.group(1).split()
+                if not any(w.lower() in ORDINARY_WORDS for w in words):
+                    names.append(" ".join(words))
+            at = lowered.find(label, at + 1)
     names = [n.title() for n in names]
-    names += _CN_LABELLED_RE.findall(text)
+    for label in _CN_LABELS:
+        at = text.find(label)
+        while at != -1:
+            if m := _CN_LABELLED_NAME_RE.match(text, at + len(label)):
+                names.append(m.group(1))
+            at = text.find(label, at + 1)
     return tuple(dict.fromkeys(names))
 
 
@@ -177,9 +186,25 @@ def body_names_in(text: str) -> tuple[str, ...]:
     """Names of public bodies in private notice text ("Canterbury City Council")."""
     if not text:
         return ()
-    names = [m.group().strip() for m in _BODY_RE.finditer(text)]
+    names = [m.group() for m in _BODY_OF_RE.finditer(text)]
+    for m in _BODY_HEAD_RE.finditer(text):
+        # The capitalised words just before the head word: "Canterbury City Council".
+        words = _SPACE_RE.split(text[max(0, m.start() - 80) : m.start()])[:-1]
+        kept: list[str] = []
+        for word in reversed(words):
+            if len(kept) == 5 or not _CAPITALISED_RE.fullmatch(word):
+                break
+            kept.insert(0, word)
+        if kept:
+            names.append(" ".join([*kept, m.group()]))
     names = [n for n in names if any(w.lower() not in ORDINARY_WORDS for w in n.split())]
-    names += [n for n in _CN_BODY_RE.findall(text) if len(n) >= 4]
+    if _CJK_CHAR_RE.search(text):
+        for m in _CN_BODY_SUFFIX_RE.finditer(text):
+            start = m.start()
+            while start > 0 and m.start() - start < 10 and _CJK_CHAR_RE.match(text[start - 1]):
+                start -= 1
+            if m.end() - start >= 4:
+                names.append(text[start : m.end()])
     return tuple(dict.fromkeys(names))
 
 

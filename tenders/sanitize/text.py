@@ -31,8 +31,10 @@ _SPACE_RE = re.compile(r"[\s\u00a0\u3000]+")
 
 # Full-width ASCII forms and the ideographic space, each to its ASCII twin: one character for
 # one, so positions in the narrowed text are positions in the original.
-_NARROW = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
-_WIDE_FORMS_RE = re.compile("[\uff01-\uff5e\u3000]")
+_NARROW = str.maketrans({chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)} | {"\u3000": " "})
+# Chinese text always has full-width punctuation (，：（）), which the detectors read as it is;
+# only full-width letters, digits, "＠" and "．" need narrowing.
+_WIDE_FORMS_RE = re.compile("[\uff0e\uff10-\uff19\uff20-\uff3a\uff41-\uff5a]")
 
 
 def narrow(text: str) -> str:
@@ -61,9 +63,19 @@ def clean_text(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()
 
 
+# Characters compatibility decomposition changes: accented Latin, letter-like symbols, number
+# forms, CJK compatibility forms, ligatures, full-width letters and digits. Chinese text
+# without them (most of it) skips the decomposition.
+_DECOMPOSABLE_RE = re.compile(
+    "[\u00a0-\u02af\u1e00-\u1eff\u2070-\u209f\u2100-\u24ff\u2e80-\u2fdf\u3300-\u33ff"
+    "\uac00-\ud7af\uf900-\ufaff\ufb00-\ufb06\uff10-\uff19\uff21-\uff3a\uff41-\uff5a"
+    "\uff66-\uffef]"
+)
+
+
 def _flatten(text: str) -> str:
     text = text.casefold()
-    if not text.isascii():
+    if not text.isascii() and _DECOMPOSABLE_RE.search(text):
         text = _MARKS.sub("", unicodedata.normalize("NFKD", text))
     return text
 
