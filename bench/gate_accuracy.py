@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tenders.sanitize import Gate, RecordSecrets  # noqa: E402
-from tests.gate_corpus import DEADLINE, clean_corpus, directory_entries, planted  # noqa: E402
+from tenders.sanitize import Gate, RecordSecrets
+from tests.gate_corpus import DEADLINE, clean_corpus, directory_entries, planted
 
 
 def secrets_of(item) -> RecordSecrets:

@@ -96,20 +96,46 @@ def planted() -> list[Planted]:
         lang = ("zh" if to_simplified(entry.name) == entry.name else "zht") if cjk else "en"
         add(_plant("other_name", entry.name, i, lang, buyer_name=body, market=entry.market))
     for i, short in enumerate(
-        ["医管局", "醫管局", "食环署", "房委会", "市政署", "HyD", "ImmD", "C&ED", "ArchSD", "MOHH"]
-        + ["DG DIGIT", "TPSGC", "Govt Logistics Dept", "Govt. Logistics Dept.", "LandsD"]
+        [
+            "医管局",
+            "醫管局",
+            "食环署",
+            "房委会",
+            "市政署",
+            "HyD",
+            "ImmD",
+            "C&ED",
+            "ArchSD",
+            "MOHH",
+            "DG DIGIT",
+            "TPSGC",
+            "Govt Logistics Dept",
+            "Govt. Logistics Dept.",
+            "LandsD",
+        ]
     ):
         lang = "en" if short.isascii() else "zh"
         add(_plant("short_form", short, i, lang, buyer_name="Spend Network"))
     # Partial names and a buyer field that holds the publisher.
     for i, part in enumerate(
-        ["Olympic Park Authority", "Canterbury Bankstown", "Canterbury-Bankstown Council"]
-        + ["West Kowloon Cultural District Authority", "Trade Development Council"]
+        [
+            "Olympic Park Authority",
+            "Canterbury Bankstown",
+            "Canterbury-Bankstown Council",
+            "West Kowloon Cultural District Authority",
+            "Trade Development Council",
+        ]
     ):
         add(_plant("partial_name", part, i))
     for i, council in enumerate(
-        ["Tunbridge Wells Borough Council", "Mid Devon District Council", "Shire of Esperance"]
-        + ["Wollondilly Shire Council", "Camden Borough Council", "Municipality of Sutton"]
+        [
+            "Tunbridge Wells Borough Council",
+            "Mid Devon District Council",
+            "Shire of Esperance",
+            "Wollondilly Shire Council",
+            "Camden Borough Council",
+            "Municipality of Sutton",
+        ]
     ):
         add(
             _plant(
@@ -137,15 +163,26 @@ def planted() -> list[Planted]:
             "港币一百万",
             "预算约500万",
             "港元3,500,000",
+            "人民币八十万元",
+            "澳門幣45萬",
+            "金额：120万",
         ]
-        + ["人民币八十万元", "澳門幣45萬", "金额：120万"]
     ):
         add(_plant("money", amount, i, "zh" if to_simplified(amount) == amount else "zht"))
     # 3. Dates without a year or in words.
     for i, date in enumerate(
-        ["close 4/12", "closing 17/12", "Deadline 20261210", "December seventeenth"]
-        + ["the seventeenth of December", "due by 17.12", "submit before 4-12", "17 Dec"]
-        + ["December 17", "closes on 4/12"]
+        [
+            "close 4/12",
+            "closing 17/12",
+            "Deadline 20261210",
+            "December seventeenth",
+            "the seventeenth of December",
+            "due by 17.12",
+            "submit before 4-12",
+            "17 Dec",
+            "December 17",
+            "closes on 4/12",
+        ]
     ):
         add(_plant("date", date, i))
     for i, date in enumerate(
@@ -154,30 +191,57 @@ def planted() -> list[Planted]:
         add(_plant("date", date, i, "zh"))
     # 4. References with a label and no letters (or few).
     for i, ref in enumerate(
-        ["tender 124/2026", "notice 0458", "Quote T41", "Tender No. 4471", "RFQ 0192"]
-        + ["contract 2026/117", "file 12-345", "Ref: 17/2026", "quotation 00871", "bid 7782-B"]
+        [
+            "tender 124/2026",
+            "notice 0458",
+            "Quote T41",
+            "Tender No. 4471",
+            "RFQ 0192",
+            "contract 2026/117",
+            "file 12-345",
+            "Ref: 17/2026",
+            "quotation 00871",
+            "bid 7782-B",
+        ]
     ):
         add(_plant("reference", ref, i))
     for i, ref in enumerate(["招标编号：124/2026", "第124/2026号", "合约编号 0458"]):
         add(_plant("reference", ref, i, "zh"))
     # 5. Contacts: obfuscated, full-width, North American, spelled with letters, local.
     for i, contact in enumerate(
-        ["tenders at gld dot gov dot hk", "gld dot gov dot hk", "procure (at) fehd (dot) gov"]
-        + [
+        [
+            "tenders at gld dot gov dot hk",
+            "gld dot gov dot hk",
+            "procure (at) fehd (dot) gov",
             "ｐｒｏｃｕｒｅ＠ｆｅｈｄ．ｇｏｖ．ｈｋ",
             "(613) 555-0142",
             "613-555-0198",
             "1800 NSW BUY",
+            "2877 6543",
+            "28776543",
+            "6123 4567",
+            "call 9876 5432",
+            "+1 416 555 0101",
+            "buyer @ council . gov . uk",
+            "jane.doe[at]leeds[dot]gov[dot]uk",
         ]
-        + ["2877 6543", "28776543", "6123 4567", "call 9876 5432", "+1 416 555 0101"]
-        + ["buyer @ council . gov . uk", "jane.doe[at]leeds[dot]gov[dot]uk"]
     ):
         add(_plant("contact", contact, i))
     add(_plant("contact", "电话：2877 6543", 1, "zh"))
     # 6. Sources and portals.
     for i, source in enumerate(
-        ["Tenders Electronic Daily", "NSW eTendering", "TED", "Contracts Finder", "GeBIZ"]
-        + ["AusTender", "CanadaBuys", "Find a Tender", "MERX", "Public Contracts Scotland"]
+        [
+            "Tenders Electronic Daily",
+            "NSW eTendering",
+            "TED",
+            "Contracts Finder",
+            "GeBIZ",
+            "AusTender",
+            "CanadaBuys",
+            "Find a Tender",
+            "MERX",
+            "Public Contracts Scotland",
+        ]
     ):
         add(_plant("source", source, i))
     # 7. Contact names without an honorific or an e-mail.

@@ -10,10 +10,10 @@ import pytest
 from django.core.files.storage import default_storage
 
 from tenders import services
-from tenders.selectors import current_issue
 from tenders.directory import BodyEntry, BodyName, remember_bodies
 from tenders.models import SourceTender
 from tenders.sanitize import Gate, RecordSecrets
+from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
 from tests.gate_corpus import DEADLINE, IMPORTED, clean_corpus, directory_entries, planted
 
