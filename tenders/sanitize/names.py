@@ -108,6 +108,8 @@ class Pattern:
     rule: str  # name, cjk, strong, weak
     kind: str  # the finding's kind
     why: str
+    # Words the directory writes with a capital: they must have one in the text too.
+    capitals: frozenset[str] = frozenset()
 
 
 def _has_cjk(value: str) -> bool:
@@ -180,7 +182,16 @@ def partial_names(folded: str) -> set[str]:
     return parts
 
 
+def _capitalised(name: str) -> frozenset[str]:
+    words = {w.lower() for w in _LETTERS_RE.findall(name) if w[0].isupper()}
+    for word, short in _ABBREVIATIONS:
+        if word in words or short in words:
+            words |= {word, short}
+    return frozenset(words)
+
+
 def _latin_patterns(entry: NameEntry, kind: str, why: str) -> Iterator[Pattern]:
+    capitals = _capitalised(entry.name)
     for variant in _latin_variants(entry.name):
         needle = fold(variant).strip()
         words = needle.split()
@@ -189,15 +200,15 @@ def _latin_patterns(entry: NameEntry, kind: str, why: str) -> Iterator[Pattern]:
         if len(words) == 1:
             # One word is a name only if it is no ordinary word: "Centrelink", "Ofsted".
             if len(needle) >= 5 and not _ordinary(needle) and not needle.isdigit():
-                yield Pattern(needle, "name", kind, why)
+                yield Pattern(needle, "name", kind, why, capitals)
             continue
         ordinary = all(_ordinary(w) for w in words)
         if ordinary and not entry.trusted and not any(w in HEAD_WORDS for w in words):
             continue  # "Facilities Management", "Corporate Services": any body has one
-        yield Pattern(needle, "name", kind, why)
+        yield Pattern(needle, "name", kind, why, capitals)
         if entry.kind == "body" and entry.form == "full":
             for part in partial_names(needle):
-                yield Pattern(part, "name", kind, f"part of the name {why}")
+                yield Pattern(part, "name", kind, f"part of the name {why}", capitals)
 
 
 def _cjk_patterns(entry: NameEntry, kind: str, why: str) -> Iterator[Pattern]:
@@ -331,6 +342,20 @@ def _bounded(haystack: str, start: int, end: int) -> bool:
     )
 
 
+_LETTERS_RE = re.compile(r"[^\W\d_]+")
+
+
+def _written_as_name(span: str, capitals: frozenset[str]) -> bool:
+    """Whether a span is written as the directory writes the name: each word the directory
+    capitalises has a capital ("Olympic Park Authority", "OLYMPIC PARK AUTHORITY", "Services
+    publics et Approvisionnement Canada"), never "housing authority" or "Housing authority"."""
+    words = _LETTERS_RE.findall(span)
+    has_capital = [any(c.isupper() for c in w) for w in words]
+    return any(has_capital) and all(
+        capital for w, capital in zip(words, has_capital, strict=True) if w.lower() in capitals
+    )
+
+
 class NameMatcher:
     """Two automata over a directory's patterns: folded (names) and exact (abbreviations)."""
 
@@ -372,7 +397,10 @@ class NameMatcher:
         _, where = fold_map(text)
         for start, end, pattern in hits:
             begin, finish = where[start], where[end - 1] + 1
-            # Latin names only count where written as names: with a capital letter.
-            if pattern.rule == "name" and not any(c in _UPPER for c in narrow(text[begin:finish])):
+            # Latin names only count where written as names: "Housing Authority", not
+            # "housing authority" (nor "Housing authority" at the start of a sentence).
+            if pattern.rule == "name" and not _written_as_name(
+                narrow(text[begin:finish]), pattern.capitals
+            ):
                 continue
             yield begin, finish, pattern.kind, pattern.why

@@ -167,20 +167,6 @@ TECH_TOKEN_RE = re.compile(
     r"|Euro-?[1-6][A-Za-z]?|Cat-?\d[aAeE]?|Gen-?\d|M\d{1,2}(?:x\d+)?",
 )
 TED_RE = re.compile(r"\d{4}/S\s?\d{1,3}-\d{3,9}(?!\d)")
-# A label just before a code makes it a reference whatever its shape ("Tender No. 4471",
-# "Ref: 17/2026", "编号 4471").
-REF_LABEL_BEFORE_RE = re.compile(
-    r"(?:(?i:\b(?:ref(?:erence)?|tender|contract|notice|file|quotation|quote|rft|rfq|rfp|itt"
-    r"|eoi|bid|solicitation|requisition|project|case)"
-    r"\s*(?:no\b\.?|number|nr\b\.?|#|id\b))|(?i:\bref(?:erence)?\b\.?)"
-    r"|编号|編號|档号|檔號|文号|文號|号码|號碼)\s*[:：]?\s*$"
-)
-# A bare label word before a code: "tender 124/2026", "notice 0458", "Quote T41", "招标 124".
-REF_WORD_BEFORE_RE = re.compile(
-    r"(?:(?i:\b(?:tender|notice|contract|file|quotation|quote|rft|rfq|rfp|itt|eoi|bid"
-    r"|solicitation|requisition|case|po|order)s?)"
-    r"|招标|招標|标书|標書|合约|合約|报价|報價|通告|公告|档案|檔案)\s*[:：#]?\s*$"
-)
 # "FEHQ 17/2026": an office's code, then a serial and a year.
 OFFICE_SERIAL_RE = re.compile(r"\d+(?:/\d+)*/(?:19|20)\d\d")
 # Chinese official document numbers: 粤财采〔2026〕12号; 第124/2026号.
@@ -274,8 +260,6 @@ def standard_before(text: str, start: int) -> bool:
 
 _MONTH_WORDS = frozenset(_MONTH_FORMS)
 _MONEY_TAIL = frozenset("$£€¥￥币幣元镑鎊圓金ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-# The last character of every reference label: "no", "No.", "number", "#", "ID", "编号", ":".
-_LABEL_TAILS = frozenset("oO.rR#dDfFeE号號码碼:：")
 # Words after a number that make it a quantity ("contract 120 sites"), not a serial.
 _QUANTITY_FOLLOWERS = word_set(
     "units unit sites site months month years year weeks week days day hours hour lots lot "
@@ -318,19 +302,39 @@ def _next_word(text: str, end: int) -> str:
     return text[start:end]
 
 
+# Words that make the code after them a reference: with "no"/"number"/"#" after them
+# ("Tender No. 4471"), or bare ("tender 124/2026", "notice 0458", "Quote T41").
+_LABEL_WORDS = word_set(
+    "ref reference tender tenders contract notice file quotation quote rft rfq rfp itt eoi bid "
+    "solicitation requisition project case po order"
+)
+_NUMBER_WORDS_AFTER_LABEL = word_set("no number nr id")
+_CN_STRONG_LABELS = ("编号", "編號", "档号", "檔號", "文号", "文號", "号码", "號碼")
+_CN_LABELS = ("招标", "招標", "标书", "標書", "合约", "合約", "报价", "報價", "通告", "公告")
+
+
+def _word_ending_at(text: str, end: int) -> tuple[str, int]:
+    """The ASCII word ending at ``end`` (after spaces, colons, "#" and "."), and its start."""
+    while end > 0 and text[end - 1] in " :：#.":
+        end -= 1
+    start = end
+    while start > 0 and text[start - 1] in _LETTERS:
+        start -= 1
+    return text[start:end].lower(), start
+
+
 def labelled_reference(text: str, start: int, end: int) -> bool:
     """Whether a label ends just before the token text[start:end]: "Ref. No.", "Tender number:",
     "编号" make any code a reference; a bare "tender", "notice" or "Quote" makes a code with a
     serial's shape one ("tender 124/2026", "notice 0458", "Quote T41")."""
-    before = start - 1
-    while before >= 0 and text[before] == " ":
-        before -= 1
-    if before < 0:
-        return False
-    window = max(0, start - 24)
-    if text[before] in _LABEL_TAILS and REF_LABEL_BEFORE_RE.search(text, window, start):
+    word, word_start = _word_ending_at(text, start)
+    head = text[max(0, start - 6) : start].rstrip(" :：#")
+    numbered = word in _NUMBER_WORDS_AFTER_LABEL or text[start - 1 : start] == "#"
+    if numbered and _word_ending_at(text, word_start)[0] in _LABEL_WORDS:
         return True
-    if not REF_WORD_BEFORE_RE.search(text, window, start):
+    if word in ("ref", "reference") or head.endswith(_CN_STRONG_LABELS):
+        return True
+    if word not in _LABEL_WORDS and not head.endswith(_CN_LABELS):
         return False
     token = text[start:end]
     digits = sum(c.isdigit() for c in token)

@@ -117,7 +117,7 @@ ORDINARY_WORDS = word_set(
     "network networks systems system solutions contracts contract tenders tender "
     "hong kong macao macau singapore united kingdom england scotland wales ireland "
     "northern european union europe australia australian canada canadian new south "
-    "queensland victoria china chinese english"
+    "queensland victoria china chinese english svcs dept govt corp univ st co ltd inc"
 )
 
 # Portals, sources and their parts: a finding on "NSW eTendering" names the source, while
