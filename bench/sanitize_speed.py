@@ -33,7 +33,7 @@ def planted(record) -> bool:
     return "Enquiries to" in record.summary_en or "Contact tenders@" in record.summary_en
 
 
-SYLLABLES = "ka lo ren tam vi sor bel mar dun hal wick ton ley ford mere gate".split()
+SYLLABLES = ["ka", "lo", "ren", "tam", "vi", "sor", "bel", "mar", "dun", "hal", "wick", "ton"]
 HEADS = ["District Council", "Water Authority", "Health Trust", "Transit Agency", "Board"]
 HANZI = "东南西北山水林港湾新安和平丰盛德福"
 

@@ -51,23 +51,31 @@ CN_CONTACT_LABEL_RE = re.compile(
     r"(?:联系人|聯繫人|联络人|聯絡人|联络|聯絡|查询|查詢|负责人|負責人|经办人|經辦人)"
     r"\s*[:：]?\s*([\u4e00-\u9fff]{2,4}?)(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐)"
 )
-_PAIR_RE = re.compile(r"\b([A-Z][a-z]+)\s+([A-Z][a-z]+)\b")
+# Two capitalised words side by side (word boundaries checked by hand: a pattern that starts
+# with a character class lets the regex engine skip ahead fast).
+_PAIR_RE = re.compile(r"([A-Z][a-z]+) ([A-Z][a-z]+)")
+_CN_HONORIFIC_HINT_RE = re.compile(_CN_HONORIFIC)
+_CN_LABEL_HINT_RE = re.compile("联|聯|查|负责|負責|经办|經辦")
 _NOT_NAMES = word_set("The This That These Those Each Every Contact Call")
 
 
+_HONORIFICS = ("Mr", "Ms", "Miss", "Mx", "Dr", "Prof")
+
+
 def person_spans(text: str) -> Iterator[Span]:
-    if "M" in text or "Dr" in text or "Prof" in text:
+    # Each check is guarded by substring tests done in C: most summaries name nobody.
+    if any(map(text.__contains__, _HONORIFICS)):
         for m in PERSON_RE.finditer(text):
             if m.start() and text[m.start() - 1].isalnum():
                 continue
             if m.group() in BRAND_PERSONS or " ".join(m.group().split()[:2]) in BRAND_PERSONS:
                 continue
             yield m.start(), m.end(), "person_name", "a name after an honorific"
-    if any(h in text for h in ("先生", "女士", "小姐", "太太")):
+    if _CN_HONORIFIC_HINT_RE.search(text):
         for m in PERSON_CN_RE.finditer(text):
             yield m.start(), m.end(), "person_name", "a family name with an honorific"
     lowered = text.lower()
-    for label in CONTACT_LABELS:
+    for label in CONTACT_LABELS if any(map(lowered.__contains__, CONTACT_LABELS)) else ():
         at = lowered.find(label)
         while at != -1:
             boundary = at == 0 or not lowered[at - 1].isalnum()
@@ -79,9 +87,12 @@ def person_spans(text: str) -> Iterator[Span]:
                 ):
                     yield m.start(1), m.end(1), "person_name", "a name after a contact label"
             at = lowered.find(label, at + 1)
-    if any(w in text for w in ("联", "聯", "查", "负责", "負責", "经办", "經辦")):
+    if _CN_LABEL_HINT_RE.search(text):
         for m in CN_CONTACT_LABEL_RE.finditer(text):
             yield m.start(1), m.end(1), "person_name", "a name after a contact label"
-    for m in _PAIR_RE.finditer(text):
+    for m in () if GIVEN_NAMES.isdisjoint(text.split()) else _PAIR_RE.finditer(text):
+        start, end = m.span()
+        if (start and text[start - 1].isalpha()) or (end < len(text) and text[end].isalpha()):
+            continue
         if m.group(1) in GIVEN_NAMES and m.group(2) in FAMILY_NAMES:
             yield m.start(), m.end(), "person_name", "a given name beside a family name"

@@ -48,11 +48,11 @@ _CN_LABELLED_NAME_RE = re.compile(
 # Bodies named in the private notice ("Canterbury-Bankstown Council invites tenders"), for a
 # record whose buyer field holds the publisher ("Spend Network"): found from each head word.
 _BODY_HEAD_RE = re.compile(
-    r"\b(?:Council|Authority|Agency|Department|Ministry|Board|Commission|Corporation|Trust"
+    r"(?:Council|Authority|Agency|Department|Ministry|Board|Commission|Corporation|Trust"
     r"|Bureau|Directorate)\b"
 )
 _BODY_OF_RE = re.compile(
-    r"\b(?:City|Shire|Municipality|Department|Ministry) of (?:the )?"
+    r"(?:City|Shire|Municipality|Department|Ministry) of (?:the )?"
     r"[A-Z][A-Za-z'’-]+(?: [A-Z][A-Za-z'’-]+){0,3}"
 )
 _SPACE_RE = re.compile(r"\s")
