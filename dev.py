@@ -91,8 +91,10 @@ def manage_output(*args: str, env: dict) -> str:
 def cmd_run(argv: list[str]) -> None:
     ensure_venv("")
     env = os.environ.copy()
-    env.setdefault("DJANGO_DEBUG", "1")
     port = env.get("PORT", "8000")
+    # Served like a deployment (DEBUG off unless DJANGO_DEBUG is set), with secrets generated
+    # once into var/ where manage.py from the checkout finds them too.
+    run([PY, "-m", "config.devsecrets"], env=env, cwd=ROOT)
     rows = env.get("DEMO_ROWS", "2000")
     say("Applying migrations")
     manage("migrate", "--noinput", "-v", "0", env=env)
@@ -139,19 +141,8 @@ command, or run:  .venv/bin/python manage.py createsuperuser
         flush=True,
     )
     gunicorn = VENV / "bin" / "gunicorn"
-    args = [
-        str(gunicorn),
-        "config.wsgi:application",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        env.get("WEB_CONCURRENCY", "3"),
-        "--access-logfile",
-        "-",
-        "--timeout",
-        "60",
-        *argv,
-    ]
+    conf = ROOT / "config" / "gunicorn.conf.py"
+    args = [str(gunicorn), "-c", str(conf), "config.wsgi:application", *argv]
     os.chdir(ROOT)
     os.execve(args[0], args, env)
 
@@ -327,9 +318,45 @@ def ensure_chromium() -> None:
         )
 
 
+# --- the tool server's MCP Inspector test --------------------------------------------------
+
+INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
+INSPECTOR_DIR = VENV / "mcp-inspector"
+
+
+def ensure_inspector() -> None:
+    """The tool-server test runs the MCP Inspector's command line (an npm package) against the
+    server. It needs Node.js and npm: Debian's packages nodejs and npm, installed with apt-get
+    when missing and we are root. The package goes into .venv/mcp-inspector once."""
+    stamp = INSPECTOR_DIR / ".installed"
+    if stamp.exists() and stamp.read_text().strip() == INSPECTOR:
+        return
+    missing = [tool for tool in ("node", "npm") if not shutil.which(tool)]
+    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
+        say("Installing Node.js and npm for the MCP Inspector test (apt-get)")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "-qq", "nodejs", "npm"]
+        if subprocess.run(install, env=env).returncode:
+            subprocess.run(["apt-get", "update", "-qq"], env=env)
+            subprocess.run(install, env=env)
+    if not (shutil.which("node") and shutil.which("npm")):
+        print(
+            "warning: Node.js and npm are missing, so the MCP Inspector test cannot run (it "
+            "fails in CI). Install them (as root: apt-get install nodejs npm).",
+            file=sys.stderr,
+            flush=True,
+        )
+        return
+    say(f"Installing {INSPECTOR} into {INSPECTOR_DIR} (npm)")
+    npm = ["npm", "install", "--prefix", INSPECTOR_DIR, "--no-audit", "--no-fund"]
+    run([*npm, "--loglevel=error", INSPECTOR])
+    stamp.write_text(INSPECTOR + "\n")
+
+
 def cmd_test(argv: list[str]) -> None:
     ensure_venv("test")
     ensure_chromium()
+    ensure_inspector()
     cluster = ThrowawayCluster()
     env = os.environ.copy()
     # The tests run with DEBUG off, so the settings need real secrets: fresh ones per run.

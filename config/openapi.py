@@ -44,11 +44,19 @@ republish it answers 409 `snapshot_changed` and you start again from the first p
 `Cache-Control: public, no-cache`; send `If-None-Match` for a 304. Health is `no-store`. Every
 keyless GET allows any origin (CORS).
 
-**Schemas.** The data contract is published as JSON Schema (2020-12) files, the same ones the
-components below embed: a row at `/schema/service.tender.v1.json`, a row in one language at
-`/schema/service.tender.v1.lang.json`, the flat file at `/schema/service.tender.v1.rows.json`
-and a list page at `/schema/service.tender.v1.page.json`. The `tenders` command-line client
-and the `tenders-validate` validator ship with them (see the README).
+**Schemas.** Every public shape is published as a JSON Schema (2020-12) file, the same ones
+the components below embed and the MCP tools declare: a row at
+`/schema/service.tender.v1.json`, a row in one language at `/schema/service.tender.v1.lang.json`,
+the flat file at `/schema/service.tender.v1.rows.json`, a list page at
+`/schema/service.tender.v1.page.json` and its meta at `/schema/service.tender.v1.meta.json`, one
+row at `/schema/service.tender.v1.one.json`, the facets at
+`/schema/service.tender.v1.facets.json`, the listing parameters at
+`/schema/service.tender.v1.query.json`, health at `/schema/service.health.v1.json`, the error
+body at `/schema/service.error.v1.json`, a lane at `/schema/service.lane.v1.json`, the
+engagement model at `/schema/service.engagement.v1.json`, the capabilities at
+`/schema/service.capabilities.v1.json` and the receipts at `/schema/service.rfq-receipt.v1.json`
+and `/schema/service.access-receipt.v1.json`. The `tenders` command-line client and the
+`tenders-validate` validator ship with them (see the README).
 
 Also: the flat file of every row at `/tender/rows.json`, an MCP tool server at `/mcp`, and a
 guide at `/llms.txt`.

@@ -15,13 +15,13 @@ Environment:
     PUBLIC_BASE_URL            absolute base for links in public documents (optional)
 """
 
-import json
 import os
-import secrets
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config import devsecrets
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -45,37 +45,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-VAR_DIR = Path(os.environ.get("TENDERS_VAR_DIR") or BASE_DIR / "var").resolve()
-
-
-def _development_secrets() -> dict[str, str]:
-    """Secrets generated once per checkout and kept in var/ (never committed).
-
-    Kept on disk, not per process, so every server worker signs cursors with the same key and
-    sort keys stay stable across restarts and issues.
-    """
-    path = VAR_DIR / "dev-secrets.json"
-    if path.exists():
-        return json.loads(path.read_text())
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
-    values = {
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "TENDERS_SORT_KEY_SECRET": secrets.token_hex(32),
-    }
-    path.write_text(json.dumps(values))
-    path.chmod(0o600)
-    return values
+VAR_DIR = devsecrets.var_dir(BASE_DIR)
 
 
 def _secret(name: str) -> str:
+    """From the environment; else the development secrets in var/ (``dev.py run`` writes them
+    once; with DEBUG on they are generated here if missing). Never generated with DEBUG off."""
     value = os.environ.get(name)
     if value:
         return value
-    if DEBUG:
-        return _development_secrets()[name]
+    kept = devsecrets.ensure(VAR_DIR) if DEBUG else devsecrets.load(VAR_DIR)
+    if kept:
+        return kept[name]
     raise ImproperlyConfigured(
-        f"{name} is not set. Set it in the environment, or set DJANGO_DEBUG=1 to use "
-        f"development secrets generated under {VAR_DIR}."
+        f"{name} is not set. Set SECRET_KEY and TENDERS_SORT_KEY_SECRET in the environment, "
+        f"or run `python3 dev.py run` once to generate development secrets in {VAR_DIR}."
     )
 
 
@@ -315,3 +299,9 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or (465 if EMAIL_USE_SSL else 587)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tender-feed@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- imports of public notices (issue #10) ---
+# Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
+TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
+    os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))
+)

@@ -12,9 +12,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import NoReturn
 
-from config.errors import ApiError
 from rfq.clients import ClientInfo
 
 
@@ -58,13 +57,15 @@ def list_tenders(query: Mapping[str, str]) -> dict:
     """The list envelope of ``GET /api/v1/tenders`` for these query parameters.
 
     ``query`` holds the parameters exactly as REST receives them (strings: comma lists,
-    ``true``/``false``), so the shared parser validates them with the same messages and the
-    same cursor tokens work on both surfaces. Raises ApiError 400 ``invalid_parameter`` /
-    ``invalid_cursor`` (with ``param``) and 409 ``snapshot_changed``.
+    ``true``/``false``), so the shared parser validates them with the same rules and the
+    same cursor tokens work on both surfaces; the tool surface pages smaller and its messages
+    name tools. Raises ApiError 400 ``invalid_parameter`` / ``invalid_cursor`` (with ``param``)
+    and 409 ``snapshot_changed``.
     """
+    from tenders.filters import TOOL
     from tenders.selectors import list_tenders as list_page
 
-    return list_page(query)
+    return list_page(query, surface=TOOL)
 
 
 def get_tender(at_id: str, query: Mapping[str, str]) -> dict:
@@ -72,13 +73,14 @@ def get_tender(at_id: str, query: Mapping[str, str]) -> dict:
 
     Raises ApiError 404 ``not_found`` (identical for every absent id) or 400.
     """
+    from tenders.filters import TOOL
     from tenders.selectors import get_tender as one_row
 
-    return one_row(at_id, query)
+    return one_row(at_id, query, surface=TOOL)
 
 
 def tender_facets() -> dict:
-    """``{data, meta}`` of ``GET /api/v1/tenders/facets``."""
+    """``{data, meta}`` of ``GET /api/v1/tenders/facets``, with the feed's state in meta."""
     from tenders.selectors import tender_facets as facets
 
     return facets()
@@ -137,54 +139,26 @@ def submit_rfq(
     return receipt.as_dict()
 
 
-# --- sourcing lanes and engagement (the data of /agent/capabilities.json) ---------
-
-
-def capabilities() -> dict[str, Any]:
-    """The capabilities document of ``GET /agent/capabilities.json``.
-
-    Expected to hold ``lanes`` (a list of Lane objects, spec 2.6: id, sources, markets,
-    compliance, page) and ``engagement`` (the deposit-first engagement model, an object).
-    """
-    from sourcing.selectors import capabilities as document
-
-    return document(base_url=_base_url())
+# --- sourcing lanes and engagement (the selectors of /agent/capabilities.json) ----
 
 
 def sourcing_lanes(market: str | None) -> list[dict]:
-    """The lanes of the capabilities document, those serving ``market`` when one is given.
+    """The active lanes, those serving ``market`` when one is given (400 naming the markets
+    served when none does)."""
+    from sourcing.selectors import list_lanes
 
-    Market codes compare case-insensitively; a code no lane serves is a 400 naming the codes
-    that are served, so a caller can correct itself.
-    """
-    lanes = capabilities()["lanes"]
-    if market is None:
-        return list(lanes)
-    served = sorted({code.upper() for lane in lanes for code in lane["markets"]})
-    if market.upper() not in served:
-        raise ApiError(
-            400,
-            "invalid_parameter",
-            f"market: no sourcing lane serves {market!r}; markets served: {', '.join(served)}.",
-            param="market",
-        )
-    return [lane for lane in lanes if market.upper() in {m.upper() for m in lane["markets"]}]
+    return list_lanes(base_url=_base_url(), market=market)
 
 
 def lane_capability(lane_id: str) -> dict:
-    """One lane of the capabilities document by its id; 404 ``not_found`` naming the known ids."""
-    lanes = capabilities()["lanes"]
-    for lane in lanes:
-        if lane["id"] == lane_id:
-            return lane
-    raise ApiError(
-        404,
-        "not_found",
-        f"lane_id: no sourcing lane {lane_id!r}; lanes: {', '.join(lane['id'] for lane in lanes)}.",
-        param="lane_id",
-    )
+    """One lane by its id; 404 ``not_found`` naming the known ids."""
+    from sourcing.selectors import get_lane
+
+    return get_lane(lane_id, base_url=_base_url())
 
 
 def engagement() -> dict:
-    """The deposit-first engagement model of the capabilities document."""
-    return capabilities()["engagement"]
+    """The deposit-first engagement model."""
+    from sourcing.selectors import get_engagement
+
+    return get_engagement()

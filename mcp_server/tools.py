@@ -12,7 +12,6 @@ A tool error carries, as its text, the error body of ``config.errors``:
 ``{"error": {"code", "message", "param"}}`` plus ``access_url`` where a code has one.
 """
 
-import copy
 import json
 import logging
 from collections.abc import Callable, Iterable
@@ -23,10 +22,10 @@ from jsonschema import Draft202012Validator, ValidationError
 
 from config.errors import ApiError, error_body
 from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
-from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
-from tenders.contract import LANG_META, SNAPSHOT_META, lang_row_schema, page_schema, row_schema
-from tenders.markets import MARKET_CODES
-from tenders.rows import LANGS
+from tenders import contract
+from tenders.contract import QUERY, embedded_schema
+from tenders.filters import TOOL
+from tenders_client.jsontypes import a_type, explained, wanted
 
 from . import domain
 
@@ -61,7 +60,8 @@ class Tool:
     validator: Draft202012Validator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "validator", Draft202012Validator(self.input_schema))
+        checked = types_only(self.input_schema)
+        object.__setattr__(self, "validator", Draft202012Validator(checked))
 
     def definition(self) -> dict:
         return {
@@ -87,7 +87,7 @@ class Tool:
         return arguments
 
 
-_KEYWORD_RANK = {"additionalProperties": 0, "required": 1, "type": 2}
+_KEYWORD_RANK = {"additionalProperties": 0, "required": 1, "type": 2, "anyOf": 2}
 
 
 def _error_rank(error: ValidationError) -> tuple:
@@ -99,31 +99,46 @@ def _error_rank(error: ValidationError) -> tuple:
     )
 
 
-_JSON_TYPES = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "true or false",
-    "array": "an array",
-    "object": "an object",
-    "null": "null",
+# Rules on values, left to the domain (see types_only).
+_VALUE_RULES = {
+    "enum",
+    "const",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "default",
 }
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
+def types_only(schema: Any) -> Any:
+    """The schema without its rules on values, for checking arguments before the handler.
+
+    The published schema states the values (``enum``, bounds, lengths) for clients and models;
+    the server checks only the shape and leaves values to the shared parser and services, so a
+    tool refuses exactly what REST refuses, with the same message (``hk`` and ``"HK,SG"`` are
+    accepted by both, as REST's any-case, comma-separated spelling).
+    """
+    if isinstance(schema, list):
+        return [types_only(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kept = {}
+    for key, value in schema.items():
+        if key in _VALUE_RULES:
+            continue
+        if key == "properties":
+            kept[key] = {name: types_only(sub) for name, sub in value.items()}
+        else:
+            kept[key] = types_only(value)
+    return kept
 
 
 def argument_error(tool: Tool, error: ValidationError, arguments: dict) -> ToolError:
@@ -136,23 +151,17 @@ def argument_error(tool: Tool, error: ValidationError, arguments: dict) -> ToolE
         return ToolError(f"Unknown argument '{name}'; {tool.name} accepts: {accepted}.", param=name)
     if error.validator == "required" and not path:
         name = next(p for p in error.validator_value if p not in arguments)
-        return ToolError(f"Missing required argument '{name}'.", param=name)
+        return ToolError(f"Missing required argument '{name}' of {tool.name}.", param=name)
     name = str(path[0])
-    where = f"Argument '{name}'" + (f" item {path[1]}" if len(path) > 1 else "")
-    if error.validator == "type":
-        wanted = (
-            error.validator_value
-            if isinstance(error.validator_value, list)
-            else [error.validator_value]
-        )
-        phrases = [_JSON_TYPES[t] for t in wanted]
-        if "array" in wanted and error.schema.get("items", {}).get("type") == "string":
-            phrases[wanted.index("array")] = "an array of strings"
+    cause = explained(error) or error
+    inner = list(cause.absolute_path)
+    where = f"Argument '{name}'" + (f" item {inner[1]}" if len(inner) > 1 else "")
+    if cause.validator in ("type", "anyOf"):
         return ToolError(
-            f"{where} must be {' or '.join(phrases)}, not {_json_type(error.instance)}.",
+            f"{where} of {tool.name} must be {wanted(cause.schema)}, not {a_type(cause.instance)}.",
             param=name,
         )
-    return ToolError(f"{where}: {error.message}.", param=name)
+    return ToolError(f"{where} of {tool.name}: {cause.message}.", param=name)
 
 
 def _text(value: Any) -> str:
@@ -191,110 +200,17 @@ class ToolRegistry:
             return error_result(exc.body())
         except ApiError as exc:
             return error_result(exc.body())
-        return {
-            "content": [{"type": "text", "text": _text(structured)}],
-            "structuredContent": structured,
-            "isError": False,
-        }
+        content = [{"type": "text", "text": _text(structured)}]
+        message = structured.get("meta", {}).get("message")
+        if message:
+            # Said again on its own, so a model reading the text cannot miss it.
+            content.append({"type": "text", "text": message})
+        return {"content": content, "structuredContent": structured, "isError": False}
 
 
 # --- schemas ----------------------------------------------------------------------------------
-
-
-def _string(description: str) -> dict:
-    return {"description": description, "type": "string"}
-
-
-def _embedded(schema: dict) -> dict:
-    """A published schema for use inside another: its own ``$schema``/``$id`` would start a
-    new resource with a relative base, which some validators resolve differently."""
-    schema = copy.deepcopy(schema)
-    schema.pop("$schema", None)
-    schema.pop("$id", None)
-    return schema
-
-
-ROW = _embedded(row_schema())
-# The lang-collapsed row and the list page are the published schema files as well, so the tool
-# schemas, REST's OpenAPI components and the validator cannot drift apart.
-ROW_ONE_LANGUAGE = _embedded(lang_row_schema())
-ANY_ROW = {"anyOf": [ROW, ROW_ONE_LANGUAGE]}
-LIST_ENVELOPE = _embedded(page_schema())
-
-_OPEN_META = {"type": "object", "properties": {**SNAPSHOT_META, "lang": LANG_META}}
-
-
-def _vocabulary(name: str, key: str, extra: dict) -> dict:
-    return {
-        "description": f"{name} with their row counts in the current issue.",
-        "type": "array",
-        "items": {
-            "type": "object",
-            "required": [key, "count"],
-            "properties": {key: {"type": "string"}, "count": {"type": "integer"}, **extra},
-        },
-    }
-
-
-_NAMES = {name: {"type": "string"} for name in ("name_en", "name_zh", "name_zht")}
-
-FACETS = {
-    "type": "object",
-    "required": ["data", "meta"],
-    "properties": {
-        "data": {
-            "type": "object",
-            "required": ["markets", "categories", "closing_buckets", "value_bands"],
-            "properties": {
-                "markets": _vocabulary("Markets", "code", _NAMES),
-                "categories": _vocabulary(
-                    "Categories (use slug or a name as category)", "slug", _NAMES
-                ),
-                "closing_buckets": _vocabulary("Closing buckets", "value", {}),
-                "value_bands": _vocabulary(
-                    "Value bands (unspecified: no amount known)", "value", {}
-                ),
-            },
-        },
-        "meta": _OPEN_META,
-    },
-}
-
-LANE = {
-    "title": "Lane",
-    "type": "object",
-    "required": ["id", "sources", "markets", "compliance", "page"],
-    "properties": {
-        "id": {"type": "string"},
-        "sources": _string("What the lane sources."),
-        "markets": {"type": "array", "items": {"type": "string"}},
-        "compliance": {"type": "array", "items": {"type": "string"}},
-        "page": {"description": "Page describing the lane.", "type": "string", "format": "uri"},
-    },
-}
-
-RECEIPT = {
-    "type": "object",
-    "required": ["received", "reference", "next"],
-    "properties": {
-        "received": {"description": "True once the request is stored.", "type": "boolean"},
-        "reference": _string("Quote this reference in any follow-up."),
-        "next": _string("What happens next."),
-    },
-}
-
-RFQ_RECEIPT = {
-    **RECEIPT,
-    "additionalProperties": False,
-    "properties": {
-        **RECEIPT["properties"],
-        "reference": {
-            "description": "Quote this reference in any follow-up.",
-            "type": "string",
-            "pattern": "^RFQ-[0-9A-HJKMNP-TV-Z]{10}$",
-        },
-    },
-}
+# Every shape is a published schema file of tenders_client (the OpenAPI components embed the
+# same files); only the envelopes that exist on this surface alone are composed here.
 
 
 def _arguments(properties: dict, required: tuple[str, ...] = ()) -> dict:
@@ -304,76 +220,76 @@ def _arguments(properties: dict, required: tuple[str, ...] = ()) -> dict:
     return schema
 
 
-_RULE_KEYWORDS = {"minLength", "maxLength", "pattern", "format"}
+def _envelope(data: dict, **meta: dict) -> dict:
+    properties = {"data": data}
+    if meta:
+        properties["meta"] = {"type": "object", "required": list(meta), "properties": meta}
+    return {"type": "object", "required": list(properties), "properties": properties}
+
+
+def _list_tenders_arguments() -> dict:
+    schema = embedded_schema(QUERY)
+    for annotation in ("title", "description"):
+        schema.pop(annotation)
+    limit = schema["properties"]["limit"]
+    limit["default"] = TOOL.default_limit
+    limit["description"] = (
+        f"Rows per page, 1 to {limit['maximum']} (default {TOOL.default_limit}); "
+        "more is refused, not clamped. Follow meta.next_cursor rather than asking for more."
+    )
+    return schema
+
+
+_ANNOTATIONS = {"title", "description", "examples"}
+
+
+def without_annotations(schema: Any) -> Any:
+    """A schema without its prose: what a client needs to check a result. Output schemas are
+    sent so, as ``tools/list`` is read by models on every session and the prose is in the
+    published file (and the arguments' descriptions say what the values mean)."""
+    if isinstance(schema, list):
+        return [without_annotations(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {
+        key: (
+            {name: without_annotations(sub) for name, sub in value.items()}
+            if key == "properties"
+            else without_annotations(value)
+        )
+        for key, value in schema.items()
+        if key not in _ANNOTATIONS
+    }
+
+
+def output_schema(name: str) -> dict:
+    """A published schema as a tool's output schema."""
+    return without_annotations(embedded_schema(name))
+
+
+LIST_ENVELOPE = output_schema(contract.PAGE)
+LIST_TENDERS_ARGUMENTS = _list_tenders_arguments()
+_QUERY = LIST_TENDERS_ARGUMENTS["properties"]
+LANE = output_schema(contract.LANE)
+ROW_ID_PATTERN = LIST_ENVELOPE["properties"]["data"]["items"]["oneOf"][0]["properties"][
+    "asaptic_id"
+]["pattern"]
+
+AT_ID = {
+    "description": "Listing id: the asaptic_id of a row from list_tenders "
+    "(AT-, or AT-TEST- for synthetic rows, then 10 characters).",
+    "type": "string",
+    "pattern": ROW_ID_PATTERN,
+}
+LANG = _QUERY["lang"]
 
 
 def _form_arguments(form, extra: dict | None = None) -> dict:
-    """Tool arguments from an intake form's JSON Schema, kept to types and descriptions.
-
-    The intake service is the one validator of these fields (for POST /rfq as well), so its
-    messages, naming the field, are the ones a model sees; the descriptions state the rules.
-    """
+    """Tool arguments from an intake form's JSON Schema: the intake service is the one
+    validator of these fields (for POST /rfq as well), so its messages are the ones a model
+    sees."""
     schema = form.json_schema()
-    properties = {
-        name: {k: v for k, v in prop.items() if k not in _RULE_KEYWORDS}
-        for name, prop in schema["properties"].items()
-    }
-    return _arguments({**properties, **(extra or {})}, tuple(schema["required"]))
-
-
-def _list_of(description: str) -> dict:
-    return {
-        "description": description + ' One value, several as "A,B", or an array ["A", "B"].',
-        "type": ["string", "array"],
-        "items": {"type": "string"},
-    }
-
-
-AT_ID = {
-    "description": "Listing id (asaptic_id of a row), e.g. AT-7KQ2M9X4PB.",
-    "type": "string",
-}
-LANG = {
-    "description": f"Answer in one language: {', '.join(LANGS)} (English, Simplified, "
-    "Traditional Chinese). Rows then carry category.name and summary only.",
-    "type": "string",
-}
-
-LIST_TENDERS_ARGUMENTS = _arguments(
-    {
-        "market": _list_of(f"Market codes: {', '.join(MARKET_CODES)} (any case)."),
-        "category": _list_of(
-            "Category slugs or names in any of the three languages (see tender_facets)."
-        ),
-        "closing_bucket": _list_of(
-            f"Time left to the deadline: {', '.join(CLOSING_BUCKETS)}, or all. "
-            "By default closed listings (deadline_passed) are left out."
-        ),
-        "new": {"description": "Only rows new in this week's issue.", "type": "boolean"},
-        "lead_ok": {
-            "description": "true: only rows accepting supplier interest; false: only the others.",
-            "type": "boolean",
-        },
-        "value_band": _list_of(
-            f"Estimated value in USD: {', '.join(VALUE_BANDS)}, or unspecified (no amount known)."
-        ),
-        "q": {
-            "description": "Case-insensitive substring search over the summaries and category "
-            "names, in English or Chinese (one character is enough).",
-            "type": "string",
-        },
-        "lang": LANG,
-        "limit": {
-            "description": "Rows per page: default 50, at most 200 (more is refused, not clamped).",
-            "type": "integer",
-        },
-        "cursor": {
-            "description": "meta.next_cursor of the previous page; send it with the same filters. "
-            "Cursors of GET /api/v1/tenders work here too.",
-            "type": "string",
-        },
-    }
-)
+    return _arguments({**schema["properties"], **(extra or {})}, tuple(schema["required"]))
 
 
 def rest_query(arguments: dict) -> dict[str, str]:
@@ -464,13 +380,16 @@ TOOLS = (
         name="list_tenders",
         title="List public tenders",
         description=(
-            "List open public-procurement opportunities from this week's sanitized feed (seven "
-            "markets, summaries in English, Simplified and Traditional Chinese). Filter by "
-            "market, category, closing bucket, value band, new, lead_ok or a text search q; "
-            "rows come ordered by sort_key. Page with cursor: pass meta.next_cursor back with "
-            "the same filters until it is null. If the weekly issue changes while you page, the "
-            "call fails with snapshot_changed: start again without a cursor. Buyer names, "
-            "reference numbers, exact deadlines and amounts are never part of a row."
+            "Open public-procurement opportunities from this week's sanitized feed (seven "
+            "markets; summaries in English, Simplified and Traditional Chinese). Cheap path: "
+            "give lang (en, zh or zht) for one language, about a third of the size; narrow "
+            "with market, category, closing_bucket, value_band, new or lead_ok (values and "
+            "counts from tender_facets) or q (words in English or Chinese; several words must "
+            f"all match). Pages hold {TOOL.default_limit} rows by default: pass "
+            "meta.next_cursor back as cursor with the same filters until it is null. Read "
+            "meta.message when present: it says why nothing matched and what would. After "
+            "snapshot_changed, start again without cursor. Rows never carry buyer names, "
+            "references, exact deadlines or amounts."
         ),
         input_schema=LIST_TENDERS_ARGUMENTS,
         output_schema=LIST_ENVELOPE,
@@ -481,15 +400,11 @@ TOOLS = (
         name="get_tender",
         title="Get one tender",
         description=(
-            "Get one listing of the current issue by its id (asaptic_id). An id that is not in "
-            "the current issue answers not_found."
+            "One listing of the current issue by its asaptic_id (from list_tenders); give "
+            "lang for one language. An id that is not in the current issue answers not_found."
         ),
         input_schema=_arguments({"at_id": AT_ID, "lang": LANG}, ("at_id",)),
-        output_schema={
-            "type": "object",
-            "required": ["data", "meta"],
-            "properties": {"data": ANY_ROW, "meta": _OPEN_META},
-        },
+        output_schema=output_schema(contract.ONE),
         handler=_get_tender,
         annotations=READ_ONLY,
     ),
@@ -497,12 +412,13 @@ TOOLS = (
         name="tender_facets",
         title="Tender vocabulary and counts",
         description=(
-            "The vocabulary of the list filters with row counts in the current issue: markets, "
-            "categories (slug and names), closing buckets and value bands. Use it to choose "
-            "list_tenders filters."
+            "Every value the list_tenders filters accept (markets, categories with slug and "
+            "names, closing buckets, value bands) with its row count in the current issue, "
+            "and in meta the feed's state: status (ok or degraded), feed_fresh, generated, "
+            "rows_total, withheld. Call it first to choose filters that match rows."
         ),
         input_schema=_arguments({}),
-        output_schema=FACETS,
+        output_schema=output_schema(contract.FACETS),
         handler=_tender_facets,
         annotations=READ_ONLY,
     ),
@@ -515,14 +431,12 @@ TOOLS = (
             "explaining how to get access (a portal account, or request_tender_access)."
         ),
         input_schema=_arguments({"at_id": AT_ID}, ("at_id",)),
-        output_schema={
-            "type": "object",
-            "required": ["data"],
-            "properties": {
-                "data": {"description": "The spec-coded detail.", "type": "object"},
-                "meta": {"type": "object"},
-            },
-        },
+        output_schema=_envelope(
+            {
+                "description": "The spec-coded detail (approved counterparties only).",
+                "type": "object",
+            }
+        ),
         handler=_get_spec_coded,
         annotations=READ_ONLY,
     ),
@@ -531,11 +445,11 @@ TOOLS = (
         title="Request gated access",
         description=(
             "Ask for access to the gated spec-coded detail, for one listing (at_id) or in "
-            "general. Staff review each request; the answer gives a reference and what happens "
-            "next. Send it only when the user wants access and has given these details."
+            "general. Staff answer within 4 hours with a reference and what happens next. "
+            "Send it only when the user wants access and has given these details."
         ),
         input_schema=_form_arguments(ACCESS_REQUEST_FORM),
-        output_schema=RECEIPT,
+        output_schema=output_schema(contract.ACCESS_RECEIPT),
         handler=_request_tender_access,
         annotations=WRITES,
     ),
@@ -554,10 +468,12 @@ TOOLS = (
                 "idempotency_key": {
                     "description": "Any unique string; a retry with the same key is stored once.",
                     "type": "string",
+                    "minLength": 1,
+                    "maxLength": 255,
                 },
             },
         ),
-        output_schema=RFQ_RECEIPT,
+        output_schema=output_schema(contract.RFQ_RECEIPT),
         handler=_submit_rfq,
         annotations=WRITES,
     ),
@@ -566,25 +482,23 @@ TOOLS = (
         title="List sourcing lanes",
         description=(
             "The sourcing lanes on offer: what each sources, the markets it serves, its "
-            "compliance coverage and a page about it. Optionally only the lanes serving one "
-            "market."
+            "compliance coverage and a page about it; optionally only those serving one market."
         ),
-        input_schema=_arguments({"market": _string("Only lanes serving this market code.")}),
-        output_schema={
-            "type": "object",
-            "required": ["data", "meta"],
-            "properties": {
-                "data": {"type": "array", "items": LANE},
-                "meta": {
-                    "type": "object",
-                    "required": ["returned", "market"],
-                    "properties": {
-                        "returned": {"type": "integer", "minimum": 0},
-                        "market": {"type": ["string", "null"]},
-                    },
-                },
-            },
-        },
+        input_schema=_arguments(
+            {
+                "market": {
+                    "description": "Only lanes serving this market code.",
+                    "type": "string",
+                    "minLength": 2,
+                    "maxLength": 2,
+                }
+            }
+        ),
+        output_schema=_envelope(
+            {"type": "array", "items": LANE},
+            returned={"type": "integer", "minimum": 0},
+            market={"anyOf": [{"type": "string"}, {"type": "null"}]},
+        ),
         handler=_list_sourcing_lanes,
         annotations=READ_ONLY,
     ),
@@ -593,10 +507,17 @@ TOOLS = (
         title="Get one sourcing lane",
         description="One sourcing lane by its id (the id field of list_sourcing_lanes).",
         input_schema=_arguments(
-            {"lane_id": _string("Lane id from list_sourcing_lanes.")},
+            {
+                "lane_id": {
+                    "description": "Lane id from list_sourcing_lanes.",
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 64,
+                }
+            },
             ("lane_id",),
         ),
-        output_schema={"type": "object", "required": ["data"], "properties": {"data": LANE}},
+        output_schema=_envelope(LANE),
         handler=_get_lane_capability,
         annotations=READ_ONLY,
     ),
@@ -608,11 +529,7 @@ TOOLS = (
             "delivery. Read it before explaining terms to a buyer."
         ),
         input_schema=_arguments({}),
-        output_schema={
-            "type": "object",
-            "required": ["data"],
-            "properties": {"data": {"description": "The engagement model.", "type": "object"}},
-        },
+        output_schema=_envelope(output_schema(contract.ENGAGEMENT)),
         handler=_get_engagement,
         annotations=READ_ONLY,
     ),

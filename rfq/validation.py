@@ -28,6 +28,7 @@ from django.core.validators import EmailValidator
 from config.errors import ApiError
 from tenders.ids import LISTING_ID_RE
 from tenders.markets import MARKET_CODES
+from tenders_client.jsontypes import a_type
 
 # An e-mail address cannot be longer than this (RFC 5321 forward-path); a phone number is far
 # shorter, so this is the contact fields' maximum.
@@ -60,17 +61,18 @@ class Field:
     schema: dict = field(default_factory=dict)
 
     def json_schema(self) -> dict:
-        schema = {
+        text = {
             "type": "string",
             **({"minLength": 1} if self.required else {}),
             "maxLength": self.max_length,
-            "description": self.description,
-            "examples": [self.example],
             **self.schema,
         }
-        if not self.required:
-            schema["type"] = ["string", "null"]
-        return schema
+        documented = {"description": self.description, "examples": [self.example]}
+        if self.required:
+            return {**documented, **text}
+        # Optional: null or absent means not given (anyOf rather than a type array, which
+        # some tool-schema dialects cannot read).
+        return {**documented, "anyOf": [text, {"type": "null"}]}
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ class Form:
                 400,
                 "invalid_body",
                 f"The {self.title} must be a JSON object with the fields "
-                f"{', '.join(self.names)}; got {_json_type(payload)}.",
+                f"{', '.join(self.names)}; got {a_type(payload)}.",
             )
         unknown = sorted(str(k) for k in payload if k not in self.names)
         if unknown:
@@ -118,7 +120,7 @@ def _clean_field(spec: Field, value: object) -> str:
             400,
             "invalid_parameter",
             f"{name} must be a string (text in double quotes), e.g. {json.dumps(spec.example)}; "
-            f"got {_json_type(value)}.",
+            f"got {a_type(value)}.",
             param=name,
         )
     text = unicodedata.normalize("NFC", value.replace("\r\n", "\n").replace("\r", "\n").strip())
@@ -172,22 +174,6 @@ def _unknown_field(name: str, allowed: tuple[str, ...]) -> ApiError:
         f'Unknown field "{shown}"{did_you_mean}. Allowed fields: {", ".join(allowed)}.',
         param=shown,
     )
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "an array"
-    return type(value).__name__
 
 
 # --- formats --------------------------------------------------------------------------------

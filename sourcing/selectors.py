@@ -42,18 +42,33 @@ def _lane(lane: Lane, base_url: str) -> dict:
     }
 
 
-def list_lanes(*, base_url: str | None = None) -> list[dict]:
+def list_lanes(*, base_url: str | None = None, market: str | None = None) -> list[dict]:
+    """Active lanes, or those serving ``market`` (any case); a market no lane serves is a 400
+    naming the markets served, so a caller can correct itself."""
     base = _base(base_url)
-    return [_lane(lane, base) for lane in _lanes()]
+    lanes = [_lane(lane, base) for lane in _lanes()]
+    if market is None:
+        return lanes
+    code = market.upper()
+    served = sorted({m for lane in lanes for m in lane["markets"]})
+    if code not in served:
+        raise ApiError(
+            400,
+            "invalid_parameter",
+            f"market: no sourcing lane serves {market!r}; markets served: {', '.join(served)}.",
+            param="market",
+        )
+    return [lane for lane in lanes if code in lane["markets"]]
 
 
 def get_lane(lane_id: str, *, base_url: str | None = None) -> dict:
     lane = _lanes().filter(slug=lane_id).first() if isinstance(lane_id, str) else None
     if lane is None:
+        known = ", ".join(_lanes().values_list("slug", flat=True))
         raise ApiError(
             404,
             "not_found",
-            "No sourcing lane with this id; /agent/capabilities.json lists the lanes.",
+            f"lane_id: no sourcing lane {lane_id!r}; lanes: {known}.",
             param="lane_id",
         )
     return _lane(lane, _base(base_url))

@@ -6,47 +6,16 @@ that package's data, never the other way round. The serializer in ``rows.py`` pr
 the OpenAPI document and the MCP tools embed the schemas, and the tests prove they agree.
 """
 
-from tenders_client.contract import (
-    FLAT_FILE,
-    LANG_META,
-    LANG_ROW,
-    PAGE,
-    PUBLISHED,
-    ROW,
-    SCHEMA_DIR,
-    SNAPSHOT_META,
-    URL_PREFIX,
-    embedded,
-    flat_file_schema,
-    lang_row_schema,
-    load,
-    page_schema,
-    row_schema,
-)
+from tenders_client.contract import *  # noqa: F403
+from tenders_client.contract import URL_PREFIX, embedded, load
+from tenders_client.contract import __all__ as _published_names
 
-__all__ = [
-    "FLAT_FILE",
-    "LANG_META",
-    "LANG_ROW",
-    "PAGE",
-    "PUBLISHED",
-    "ROW",
-    "SCHEMA_DIR",
-    "SNAPSHOT_META",
-    "URL_PREFIX",
-    "collapsed_row_schema",
-    "embedded",
-    "flat_file_schema",
-    "lang_row_schema",
-    "load",
-    "load_schema",
-    "page_schema",
-    "row_schema",
-    "schema_url",
-]
+__all__ = [*_published_names, "embedded_schema", "schema_url"]
 
-load_schema = load
-collapsed_row_schema = lang_row_schema
+
+def embedded_schema(name: str) -> dict:
+    """A published schema ready to sit inside another document (OpenAPI, a tool schema)."""
+    return embedded(load(name))
 
 
 def schema_url(name: str) -> str:

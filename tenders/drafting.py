@@ -1,7 +1,8 @@
 """Drafting the three public summaries of a record. Pure: plain values in, text out.
 
-A draft is made only from public facts: the category, the market, the value band and a short,
-generic description of the need that a curator types. The buyer, the reference, the exact
+A draft is made only from public facts: the category, the market, the value band, the type of
+procedure and a short, generic description of the need (typed by a curator, or an imported
+notice's title once the gate has found it clean). The buyer, the reference, the exact
 deadline and the amount are never inputs, so they cannot end up in a draft (the need itself is
 checked by the sanitization engine before it is used). English and Simplified Chinese come from
 templates; Traditional Chinese is always the OpenCC conversion of the Simplified text.
@@ -38,6 +39,19 @@ BAND_PHRASES = {
     "gt_10m": ("a major contract", "大型合约"),
 }
 
+# (English, Simplified Chinese) of how suppliers take part, from the notice's procedure type.
+PROCEDURE_PHRASES = {
+    "open": ("Open procedure: any qualified supplier may bid.", "公开招标，合资格供应商均可投标。"),
+    "selective": (
+        "Selective procedure: invited or pre-qualified suppliers bid.",
+        "选择性招标，由获邀或通过资格预审的供应商投标。",
+    ),
+    "limited": ("Limited procedure: suppliers are invited directly.", "有限招标，直接邀请供应商。"),
+    "negotiated": ("Negotiated procedure.", "以谈判方式采购。"),
+    "dialogue": ("Competitive dialogue with suppliers.", "以竞争性对话方式采购。"),
+    "innovation": ("Innovation partnership.", "以创新伙伴关系方式采购。"),
+}
+
 
 @dataclass(frozen=True)
 class Draft:
@@ -63,10 +77,12 @@ def draft_summaries(
     value_band: str | None,
     need_en: str = "",
     need_zh: str = "",
+    procedure: str = "",
 ) -> Draft:
     """The three summaries of a record. Deterministic: the same inputs give the same text.
 
-    ``need_en`` / ``need_zh`` default to the category's name when the curator leaves them empty.
+    ``need_en`` / ``need_zh`` default to the category's name when the curator leaves them empty;
+    ``procedure`` (a key of ``PROCEDURE_PHRASES``) adds how suppliers take part.
     """
     place = MARKETS[market]
     need_en = _sentence(need_en or category_en)
@@ -87,4 +103,7 @@ def draft_summaries(
     en += f", {size_en}." if size_en else "."
     zh = f"{place.name_zh}公营机构采购项目——{need_zh}。现招募{who_zh}"
     zh += f"，属{size_zh}。" if size_zh else "。"
+    if procedure in PROCEDURE_PHRASES:
+        how_en, how_zh = PROCEDURE_PHRASES[procedure]
+        en, zh = f"{en} {how_en}", zh + how_zh
     return Draft(en=en, zh=zh, zht=to_traditional(zh))

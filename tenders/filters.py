@@ -4,7 +4,8 @@ REST hands over query strings (``"HK,SG"``, ``"true"``, ``"50"``); the tool serv
 typed JSON values (``["HK", "SG"]``, ``true``, ``50``). Both go through :func:`parse_list_params`,
 which returns a frozen, canonical :class:`ListQuery` or raises ``ApiError(400,
 "invalid_parameter")`` with a message that says what was wrong and what would be accepted.
-Limits and defaults live here and nowhere else.
+Limits and defaults live here and nowhere else; a :class:`Surface` says which default page size
+a caller gets and how messages name the other operations (REST paths, or tool names).
 
 Canonical means: two requests that select the same rows have the same ``filters_key()``
 (markets upper-cased, categories resolved to slugs, values sorted, duplicates dropped, ``q``
@@ -47,6 +48,20 @@ OPEN_BUCKETS = ("le_2w", "2_4w", "gt_4w")
 UNSPECIFIED = "unspecified"
 BAND_VALUES = (*VALUE_BANDS, UNSPECIFIED)
 TRUE_WORDS = {"true": True, "1": True, "false": False, "0": False}
+
+
+@dataclass(frozen=True)
+class Surface:
+    """An interface's defaults and its names for things: a model pays for every row it reads,
+    so the tool server pages smaller, and its messages name tools rather than REST paths."""
+
+    default_limit: int
+    listing: str
+    facets: str
+
+
+REST = Surface(DEFAULT_LIMIT, listing="GET /api/v1/tenders", facets="GET /api/v1/tenders/facets")
+TOOL = Surface(20, listing="the list_tenders tool", facets="the tender_facets tool")
 
 
 def invalid(param: str, message: str) -> ApiError:
@@ -145,10 +160,12 @@ class ListQuery:
         return q
 
 
-def parse_list_params(params: Mapping[str, Any], vocabulary: Vocabulary) -> ListQuery:
+def parse_list_params(
+    params: Mapping[str, Any], vocabulary: Vocabulary, surface: Surface = REST
+) -> ListQuery:
     """Validate listing parameters (strings or typed values) into a canonical ``ListQuery``."""
     given = check_params(params, LIST_PARAMS)
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = {"limit": surface.default_limit}
     if "market" in given:
         values["markets"] = _choices(
             "market",
@@ -158,7 +175,7 @@ def parse_list_params(params: Mapping[str, Any], vocabulary: Vocabulary) -> List
             hint=f"one or more of {', '.join(MARKET_CODES)} (any case), comma-separated",
         )
     if "category" in given:
-        values["categories"] = _categories(given["category"], vocabulary)
+        values["categories"] = _categories(given["category"], vocabulary, surface)
     if "closing_bucket" in given:
         buckets = _choices(
             "closing_bucket",
@@ -182,7 +199,7 @@ def parse_list_params(params: Mapping[str, Any], vocabulary: Vocabulary) -> List
     if "lang" in given:
         values["lang"] = parse_lang(given["lang"])
     if "limit" in given:
-        values["limit"] = _limit(given["limit"])
+        values["limit"] = _limit(given["limit"], surface)
     if "cursor" in given:
         values["cursor"] = _cursor(given["cursor"])
     return ListQuery(**values)
@@ -267,7 +284,7 @@ def _choices(name, value, allowed, *, fold=str.lower, hint: str) -> tuple[str, .
     return tuple(v for v in allowed if v in chosen)
 
 
-def _categories(value: Any, vocabulary: Vocabulary) -> tuple[str, ...]:
+def _categories(value: Any, vocabulary: Vocabulary, surface: Surface) -> tuple[str, ...]:
     chosen = set()
     for item in _items("category", value):
         slug = vocabulary.resolve(item)
@@ -277,7 +294,7 @@ def _categories(value: Any, vocabulary: Vocabulary) -> tuple[str, ...]:
                 "category",
                 f"category {item!r} is not in this issue's vocabulary; give a slug or an "
                 f"English, Simplified or Traditional Chinese name as listed by "
-                f"/api/v1/tenders/facets (e.g. {example}).",
+                f"{surface.facets} (e.g. {example}).",
             )
         chosen.add(slug)
     return tuple(sorted(chosen))
@@ -293,7 +310,7 @@ def _boolean(name: str, value: Any) -> bool:
     raise invalid(name, f"{name} must be true or false; got {value!r}.")
 
 
-def _limit(value: Any) -> int:
+def _limit(value: Any, surface: Surface) -> int:
     if isinstance(value, (list, tuple)) and len(value) == 1:
         value = value[0]
     number = None
@@ -304,7 +321,8 @@ def _limit(value: Any) -> int:
     if number is None or not 1 <= number <= MAX_LIMIT:
         raise invalid(
             "limit",
-            f"limit must be a whole number from 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT}); "
+            f"limit must be a whole number from 1 to {MAX_LIMIT} (default "
+            f"{surface.default_limit}); "
             f"got {value!r}. Follow meta.next_cursor to read further.",
         )
     return number

@@ -30,7 +30,7 @@ from config.errors import ApiError
 
 from . import cursors, ids, partitions
 from .calendar import rfc3339
-from .filters import ListQuery, Vocabulary, parse_list_params, parse_row_params
+from .filters import REST, ListQuery, Surface, Vocabulary, parse_list_params, parse_row_params
 from .models import Issue, IssueCount, SnapshotRow
 from .rows import ROW_COLUMNS, SCHEMA_NAME, collapse, row_from_values
 
@@ -41,9 +41,10 @@ ACCESS_PATH = "/access/"
 # Snapshots are immutable, so a cached count is right for as long as its snapshot lives.
 COUNT_CACHE_SECONDS = 14 * 24 * 3600
 NOT_FOUND_MESSAGE = (
-    "No listing with this id in the current issue. Listing ids look like AT-7K2M9Q4XZC; "
-    "rows come and go with each weekly issue, so list /api/v1/tenders for the current ones."
+    "No listing with this id in the current issue. Listing ids look like {example}; "
+    "rows come and go with each weekly issue, and {listing} lists the current ones."
 )
+EXAMPLE_ID = "AT-7K2M9Q4XZC"
 GATED_MESSAGE = (
     "Field-level detail (spec-coded packages) is gated: a private beta for approved "
     "counterparties. Ask for access with a portal account, or with the request_tender_access "
@@ -56,15 +57,19 @@ def current_issue() -> Issue | None:
     return Issue.objects.filter(is_current=True).first()
 
 
+def nothing_published() -> ApiError:
+    return ApiError(
+        503,
+        "service_unavailable",
+        "No issue of the feed is published yet; try again later "
+        "(GET /api/v1/health shows the feed's state).",
+    )
+
+
 def require_current_issue() -> Issue:
     issue = current_issue()
     if issue is None:
-        raise ApiError(
-            503,
-            "service_unavailable",
-            "No issue of the feed is published yet; try again later "
-            "(GET /api/v1/health shows the feed's state).",
-        )
+        raise nothing_published()
     return issue
 
 
@@ -94,14 +99,14 @@ class ListPlan:
     total: int | None = None
 
 
-def plan_list(params: Mapping[str, Any], issue: Issue) -> ListPlan:
+def plan_list(params: Mapping[str, Any], issue: Issue, surface: Surface = REST) -> ListPlan:
     """Validate parameters and cursor against ``issue``; no database access.
 
     Order of checks: parameters (400 invalid_parameter), the cursor's signature (400
     invalid_cursor), its snapshot (409 snapshot_changed: whatever else is wrong, the client
     must restart anyway), its filters (400 invalid_cursor).
     """
-    query = parse_list_params(params, vocabulary(issue))
+    query = parse_list_params(params, vocabulary(issue), surface)
     if query.cursor is None:
         return ListPlan(issue, query)
     try:
@@ -133,10 +138,12 @@ def plan_list(params: Mapping[str, Any], issue: Issue) -> ListPlan:
     return ListPlan(issue, query, cursor.after, cursor.total)
 
 
-def list_tenders(params: Mapping[str, Any], *, issue: Issue | None = None) -> dict:
+def list_tenders(
+    params: Mapping[str, Any], *, issue: Issue | None = None, surface: Surface = REST
+) -> dict:
     """One page of the listing: ``{data, meta}`` exactly as REST and the MCP tool serve it."""
     issue = issue or require_current_issue()
-    return run_list(plan_list(params, issue))
+    return run_list(plan_list(params, issue, surface))
 
 
 def run_list(plan: ListPlan) -> dict:
@@ -247,13 +254,25 @@ def find_row(at_id: str, issue: Issue) -> dict | None:
     return row_from_values(values[0]) if values else None
 
 
-def not_found() -> ApiError:
-    """The one 404 of a row: the same bytes for every absent id, whatever the reason."""
-    return ApiError(404, "not_found", NOT_FOUND_MESSAGE)
+def not_found(issue: Issue, surface: Surface = REST) -> ApiError:
+    """The one 404 of a row: the same bytes for every absent id, whatever the reason.
+
+    The example is a real id of the snapshot, so it shows the feed's own id form."""
+    first = SnapshotRow.objects.filter(issue=issue).order_by("sort_key")
+    return row_not_found(first.values_list("asaptic_id", flat=True).first(), surface)
+
+
+def row_not_found(example: str | None, surface: Surface = REST) -> ApiError:
+    message = NOT_FOUND_MESSAGE.format(example=example or EXAMPLE_ID, listing=surface.listing)
+    return ApiError(404, "not_found", message)
 
 
 def get_tender(
-    at_id: str, params: Mapping[str, Any] | None = None, *, issue: Issue | None = None
+    at_id: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    issue: Issue | None = None,
+    surface: Surface = REST,
 ) -> dict:
     """One row of the current snapshot as ``{data, meta}``; 404 ``not_found`` otherwise.
 
@@ -263,7 +282,7 @@ def get_tender(
     issue = issue or require_current_issue()
     row = find_row(at_id, issue)
     if row is None:
-        raise not_found()
+        raise not_found(issue, surface)
     meta = snapshot_meta(issue)
     if lang:
         row = collapse(row, lang)
@@ -280,15 +299,22 @@ FACET_KEYS = {
 }
 
 
-def tender_facets(*, issue: Issue | None = None) -> dict:
-    """Vocabulary and counts of the current snapshot, as computed at its publication."""
+def tender_facets(*, issue: Issue | None = None, now: datetime | None = None) -> dict:
+    """Vocabulary and counts of the current snapshot, as computed at its publication, and the
+    feed's state (so an agent sees freshness without asking for health)."""
     issue = issue or require_current_issue()
     data = {
         group: [{key: item[key] for key in keys} for item in issue.facets.get(group, ())]
         for group, keys in FACET_KEYS.items()
     }
     meta = snapshot_meta(issue)
-    meta["rows_total"] = issue.rows_total
+    fresh = is_fresh(issue, now)
+    meta.update(
+        status="ok" if fresh else "degraded",
+        feed_fresh=fresh,
+        rows_total=issue.rows_total,
+        withheld=issue.withheld,
+    )
     return {"data": data, "meta": meta}
 
 
@@ -313,9 +339,24 @@ def spec_coded(at_id: str, *, base_url: str | None = None) -> NoReturn:
     raise ApiError(403, "SPEC_CODED_GATED", GATED_MESSAGE, extra={"access_url": access_url})
 
 
+def is_fresh(issue: Issue, now: datetime | None = None) -> bool:
+    """Whether the issue is recent enough to call the feed ok (else it is degraded)."""
+    age = (now or timezone.now()) - issue.generated
+    return age <= timedelta(days=settings.TENDERS_FEED_FRESH_DAYS)
+
+
 def feed_health(now: datetime | None = None) -> dict:
     """The health record. Never raises: a database that does not answer is ``unavailable``."""
-    now = now or timezone.now()
+    try:
+        issue = current_issue()
+    except DatabaseError:
+        log.warning("health: the database does not answer", exc_info=True)
+        issue = None
+    return health_record(issue, now)
+
+
+def health_record(issue: Issue | None, now: datetime | None = None) -> dict:
+    """The health record of ``issue`` (None: nothing to serve)."""
     record = {
         "status": "unavailable",
         "rows_total": 0,
@@ -324,14 +365,9 @@ def feed_health(now: datetime | None = None) -> dict:
         "feed_fresh": False,
         "schema": SCHEMA_NAME,
     }
-    try:
-        issue = current_issue()
-    except DatabaseError:
-        log.warning("health: the database does not answer", exc_info=True)
-        return record
     if issue is None:
         return record
-    fresh = now - issue.generated <= timedelta(days=settings.TENDERS_FEED_FRESH_DAYS)
+    fresh = is_fresh(issue, now)
     record.update(
         status="ok" if fresh else "degraded",
         rows_total=issue.rows_total,

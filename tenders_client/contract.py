@@ -1,13 +1,11 @@
-"""The published data contract ``service.tender.v1``: four JSON Schema (2020-12) files.
+"""The published data contract: JSON Schema (2020-12) files of every public shape.
 
 ``schemas/service.tender.v1.json`` (one row, exactly eleven fields) is written by hand and is the
-single source of truth. The three others are derived from it by :func:`derive` and committed
-beside it, so that consumers can read them in the repository, the installed package and at
-``/schema/<name>`` on the service:
-
-- ``service.tender.v1.lang.json``: the row collapsed to one language (``lang=en|zh|zht``)
-- ``service.tender.v1.rows.json``: the flat file ``/tender/rows.json``
-- ``service.tender.v1.page.json``: one page of ``GET /api/v1/tenders``
+single source of truth. Every other file is derived from it by :func:`shapes.derive` and
+committed beside it, so that consumers can read them in the repository, the installed package
+and at ``/schema/<name>`` on the service: the one-language row, the flat file, a listing page
+and its meta, one row, the facets, the listing parameters, health, the error body, sourcing
+lanes, the engagement model, the capabilities document and the two intake receipts.
 
 Each file is self-contained (no ``$ref``), so any JSON Schema tool can use one on its own.
 The server (serializer tests, OpenAPI components, MCP tool schemas, ``/schema/``) loads these
@@ -22,47 +20,81 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from .shapes import (
+    ACCESS_RECEIPT,
+    CAPABILITIES,
+    DIALECT,
+    ENGAGEMENT,
+    ERROR,
+    FACETS,
+    FLAT_FILE,
+    HEALTH,
+    LANE,
+    LANG_META,
+    LANG_ROW,
+    LANGS,
+    ONE,
+    PAGE,
+    PAGE_META,
+    QUERY,
+    RFQ_RECEIPT,
+    ROW,
+    SNAPSHOT_META,
+    URL_PREFIX,
+    derive,
+    embedded,
+)
+
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
-DIALECT = "https://json-schema.org/draft/2020-12/schema"
+DERIVED = (
+    LANG_ROW,
+    FLAT_FILE,
+    PAGE,
+    PAGE_META,
+    ONE,
+    FACETS,
+    QUERY,
+    HEALTH,
+    ERROR,
+    LANE,
+    ENGAGEMENT,
+    CAPABILITIES,
+    RFQ_RECEIPT,
+    ACCESS_RECEIPT,
+)
+PUBLISHED = (ROW, *DERIVED)
 
-ROW = "service.tender.v1.json"
-LANG_ROW = "service.tender.v1.lang.json"
-FLAT_FILE = "service.tender.v1.rows.json"
-PAGE = "service.tender.v1.page.json"
-PUBLISHED = (ROW, LANG_ROW, FLAT_FILE, PAGE)
-DERIVED = (LANG_ROW, FLAT_FILE, PAGE)
-URL_PREFIX = "/schema/"
-LANGS = ("en", "zh", "zht")
-
-# The snapshot a response was read from; every envelope of the feed carries these.
-SNAPSHOT_META = {
-    "issue_id": {
-        "type": "string",
-        "pattern": "^[0-9]{4}-W[0-9]{2}$",
-        "description": "The weekly issue: ISO week of publication, YYYY-Www.",
-        "examples": ["2026-W48"],
-    },
-    "generated": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When this snapshot was published (RFC 3339, UTC).",
-    },
-    "snapshot_etag": {
-        "type": "string",
-        "description": "Names this snapshot exactly; also the ETag header. It changes with every "
-        "publication, same-week republish or withdrawal.",
-    },
-    "access": {
-        "type": "string",
-        "const": "public",
-        "description": "Access tier of the response: public (keyless).",
-    },
-}
-LANG_META = {
-    "type": "string",
-    "enum": list(LANGS),
-    "description": "Present when lang was given: the language rows were collapsed to.",
-}
+__all__ = [
+    "ACCESS_RECEIPT",
+    "CAPABILITIES",
+    "DIALECT",
+    "ENGAGEMENT",
+    "ERROR",
+    "FACETS",
+    "FLAT_FILE",
+    "HEALTH",
+    "LANE",
+    "LANGS",
+    "LANG_META",
+    "LANG_ROW",
+    "ONE",
+    "PAGE",
+    "PAGE_META",
+    "PUBLISHED",
+    "QUERY",
+    "RFQ_RECEIPT",
+    "ROW",
+    "SCHEMA_DIR",
+    "SNAPSHOT_META",
+    "URL_PREFIX",
+    "derive",
+    "embedded",
+    "flat_file_schema",
+    "lang_row_schema",
+    "load",
+    "page_schema",
+    "row_schema",
+]
 
 
 @cache
@@ -93,100 +125,6 @@ def page_schema() -> dict:
     return load(PAGE)
 
 
-def embedded(schema: dict) -> dict:
-    """A published schema for use inside another document: without ``$schema`` and ``$id``,
-    which would start a new resource there (with a relative base, resolved differently by
-    different tools)."""
-    return {k: v for k, v in copy.deepcopy(schema).items() if k not in ("$schema", "$id")}
-
-
-def _published(name: str, body: dict) -> dict:
-    return {"$schema": DIALECT, "$id": URL_PREFIX + name, **body}
-
-
-def _object(properties: dict, required: list[str] | None = None, **extra) -> dict:
-    return {
-        **extra,
-        "type": "object",
-        "additionalProperties": False,
-        "required": list(properties) if required is None else required,
-        "properties": properties,
-    }
-
-
-def derive(row: dict) -> dict[str, dict]:
-    """The derived schemas, by file name, from the row schema. Pure."""
-    full = embedded(row)
-    props = full["properties"]
-    one = {}
-    for name in full["required"]:
-        if name == "category":
-            one["category"] = _object(
-                {"name": {"type": "string", "minLength": 1}},
-                description="Procurement category in the requested language.",
-            )
-        elif name == "summary_en":
-            one["summary"] = {
-                "description": "Sanitized summary in the requested language.",
-                "type": "string",
-                "minLength": 1,
-            }
-        elif not name.startswith("summary_"):
-            one[name] = props[name]
-    lang_row = _object(
-        one,
-        title=f"{full['title']} (one language)",
-        description="One public tender row collapsed to the language asked for with lang "
-        "(en, zh or zht): category becomes {name} and the three summaries one summary.",
-    )
-    flat_file = _object(
-        {
-            "generated": SNAPSHOT_META["generated"],
-            "issue_id": SNAPSHOT_META["issue_id"],
-            "total": {"type": "integer", "minimum": 0, "description": "Rows in the file."},
-            "withheld": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Records eligible for this issue but held back.",
-            },
-            "rows": {"type": "array", "items": full},
-        },
-        title=f"{full['title']} flat file",
-        description="The flat file /tender/rows.json: every row of the current snapshot in "
-        "sort_key order, full rows only.",
-    )
-    list_meta = {
-        "total": {"type": "integer", "minimum": 0, "description": "Rows matching the query."},
-        "returned": {"type": "integer", "minimum": 0, "description": "Rows in this response."},
-        "next_cursor": {
-            "type": ["string", "null"],
-            "description": "Pass as cursor, with the same filters, for the next page; null on "
-            "the last page.",
-        },
-        **SNAPSHOT_META,
-        "lang": LANG_META,
-    }
-    page = _object(
-        {
-            "data": {
-                "type": "array",
-                "items": {
-                    "oneOf": [full, embedded(lang_row)],
-                    "description": "A full row, or with lang a row collapsed to one language.",
-                },
-            },
-            "meta": _object(list_meta, required=[k for k in list_meta if k != "lang"]),
-        },
-        title=f"{full['title']} page",
-        description="One page of the listing GET /api/v1/tenders, ordered by sort_key.",
-    )
-    return {
-        LANG_ROW: _published(LANG_ROW, lang_row),
-        FLAT_FILE: _published(FLAT_FILE, flat_file),
-        PAGE: _published(PAGE, page),
-    }
-
-
 def serialized(schema: dict) -> str:
     """The one way a derived schema file is written."""
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
@@ -207,7 +145,7 @@ def stale_files() -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tenders_client.contract",
-        description=f"Rewrite the schemas derived from {ROW} ({', '.join(DERIVED)}).",
+        description=f"Rewrite the schemas derived from {ROW}.",
     )
     parser.add_argument("--check", action="store_true", help="compare only; write nothing")
     args = parser.parse_args(argv)

@@ -27,6 +27,7 @@ KNOWN = ANNOTATIONS | {
     "required",
     "properties",
     "additionalProperties",
+    "anyOf",
 }
 _TYPES: dict[str, Check] = {
     "string": lambda v: isinstance(v, str),
@@ -99,6 +100,9 @@ def _compile(schema: dict) -> Check:
         checks.append(
             lambda v: not isinstance(v, (int, float)) or isinstance(v, bool) or v >= floor
         )
+    if "anyOf" in schema:
+        branches = [_compile(branch) for branch in schema["anyOf"]]
+        checks.append(lambda v: any(branch(v) for branch in branches))
     if {"required", "properties", "additionalProperties"} & set(schema):
         checks.append(_object_check(schema))
     if len(checks) == 1:

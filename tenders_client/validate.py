@@ -54,6 +54,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from . import __version__, contract
 from .fastcheck import compile_schema, pattern_search
 from .jsonstream import CHUNK, JsonReader, JsonSyntaxError, Streamed
+from .jsontypes import a_type, explained, wanted
 
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 DEFAULT_MAX_PROBLEMS = 100
@@ -244,17 +245,6 @@ def short(value: Any, width: int = 40) -> str:
     return clip(json.dumps(value, ensure_ascii=False), width)
 
 
-_TYPE_WORDS = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "a boolean",
-    "object": "an object",
-    "array": "an array",
-    "null": "null",
-}
-
-
 def _words(values: list) -> str:
     return ", ".join("null" if v is None else str(v) for v in values)
 
@@ -287,11 +277,14 @@ def schema_problems(validator: Draft202012Validator, instance: Any) -> Iterator[
         if path in done:
             continue  # one problem per field: a wrong type makes the enum moot
         done.add(path)
+        cause = explained(error)
+        if cause is None:  # no branch of an anyOf takes this type
+            keyword = "type"
+        else:
+            error, keyword, here = cause, cause.validator, cause.instance
         value = short(here)
         if keyword == "type":
-            wanted = error.validator_value
-            wanted = wanted if isinstance(wanted, list) else [wanted]
-            message = f"{value} is not {' or '.join(_TYPE_WORDS.get(t, t) for t in wanted)}"
+            message = f"{value} is not {wanted(error.schema)}"
         elif keyword == "enum":
             message = f"{value} is not one of {_words(error.validator_value)}"
         elif keyword == "const":
@@ -339,7 +332,7 @@ class Validation:
         self.page_rows += 1
         number = self.rows
         if not isinstance(row, dict):
-            found = _TYPE_WORDS.get(_json_type(row), "something else")
+            found = a_type(row)
             self.problem(f"row {number}", "", f"is {found}, not an object", "type", row=number)
             return
         at_id = row.get("asaptic_id")
@@ -539,22 +532,6 @@ class Validation:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def validate_stream(stream: BinaryIO, report: Report, *, chunk: int = CHUNK) -> Summary:

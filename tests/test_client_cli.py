@@ -247,13 +247,14 @@ def test_get_in_one_language_and_as_json(small, base):
     assert run.out == json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def test_get_an_absent_id_shows_the_api_error(small):
+def test_get_an_absent_id_shows_the_api_error(base, small):
+    first = api_body(base, "/api/v1/tenders?closing_bucket=all&limit=1")["data"][0]
     run = tenders("get", "AT-TEST-9999999999")
     assert (run.code, run.out) == (1, "")
     assert run.err == (
         "error not_found: No listing with this id in the current issue. Listing ids look like "
-        "AT-7K2M9Q4XZC; rows come and go with each weekly issue, so list /api/v1/tenders for "
-        "the current ones.\n"
+        f"{first['asaptic_id']}; rows come and go with each weekly issue, and GET "
+        "/api/v1/tenders lists the current ones.\n"
     )
 
 

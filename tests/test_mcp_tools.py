@@ -6,9 +6,10 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from mcp_server import domain, tools
+from mcp_server import tools
 from mcp_server.tools import LIST_ENVELOPE, REGISTRY, rest_query
-from tenders import services
+from sourcing import selectors as sourcing
+from tenders import contract, services
 from tenders.models import SnapshotRow
 from tenders.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
@@ -34,7 +35,7 @@ VALID_ARGUMENTS = {
         "idempotency_key": "k-1",
     },
     "list_sourcing_lanes": {"market": "hk"},
-    "get_lane_capability": {"lane_id": "lane-a"},
+    "get_lane_capability": {"lane_id": "medical-consumables"},
     "get_engagement": {},
 }
 
@@ -92,9 +93,27 @@ def test_rest_query_spells_arguments_as_rest_receives_them():
 @pytest.mark.parametrize(
     ("arguments", "message", "param"),
     [
-        ({"limit": "50"}, "Argument 'limit' must be an integer, not a string.", "limit"),
-        ({"new": "true"}, "Argument 'new' must be true or false, not a string.", "new"),
-        ({"market": [1]}, "Argument 'market' item 0 must be a string, not an integer.", "market"),
+        (
+            {"limit": "50"},
+            "Argument 'limit' of list_tenders must be an integer, not a string.",
+            "limit",
+        ),
+        (
+            {"new": "true"},
+            "Argument 'new' of list_tenders must be true or false, not a string.",
+            "new",
+        ),
+        (
+            {"market": [1]},
+            "Argument 'market' item 0 of list_tenders must be a string, not an integer.",
+            "market",
+        ),
+        (
+            {"market": 7},
+            "Argument 'market' of list_tenders must be a string or an array of strings, not an "
+            "integer.",
+            "market",
+        ),
         (
             {"page": 2},
             "Unknown argument 'page'; list_tenders accepts: market, category, closing_bucket, new, "
@@ -123,7 +142,7 @@ def test_required_arguments_are_named(name, missing):
     assert error_of(call(name, {})) == {
         "error": {
             "code": "invalid_parameter",
-            "message": f"Missing required argument '{missing}'.",
+            "message": f"Missing required argument '{missing}' of {name}.",
             "param": missing,
         }
     }
@@ -185,76 +204,64 @@ def test_the_list_envelope_schema_refuses_anything_else(published_rows, damage):
     assert not Draft202012Validator(LIST_ENVELOPE).is_valid(envelope)
 
 
-def test_the_facets_schema_accepts_the_published_facets(published_rows):
+def test_the_facets_tool_answers_the_vocabulary_and_the_feed_state(published_rows, t0):
     from tenders.selectors import current_issue
 
-    facets = {"data": current_issue().facets, "meta": {"issue_id": "2026-W48", "access": "public"}}
+    issue = current_issue()
+    result = call("tender_facets", {})
+    facets = result["structuredContent"]
     Draft202012Validator(REGISTRY.get("tender_facets").output_schema).validate(facets)
-
-
-# --- the capabilities adapters of the domain door ------------------------------------------------
-
-CAPABILITIES = {
-    "lanes": [
-        {
-            "id": "lane-a",
-            "sources": "Network hardware",
-            "markets": ["HK", "SG"],
-            "compliance": ["CE"],
-            "page": "https://example.com/lanes/a",
-        },
-        {
-            "id": "lane-b",
-            "sources": "Medical consumables",
-            "markets": ["GB"],
-            "compliance": ["UKCA", "ISO 13485"],
-            "page": "https://example.com/lanes/b",
-        },
-    ],
-    "engagement": {"model": "deposit-first", "steps": ["rfq", "quote", "deposit", "delivery"]},
-}
-
-
-@pytest.fixture
-def capabilities(monkeypatch):
-    # Stands in for the capabilities document until branch rest provides it; the adapters
-    # under test only select from it.
-    monkeypatch.setattr(domain, "capabilities", lambda: CAPABILITIES)
-
-
-def test_list_sourcing_lanes_filters_by_market(capabilities):
-    lanes = call("list_sourcing_lanes", {"market": "hk"})
-    assert lanes["structuredContent"] == {
-        "data": [CAPABILITIES["lanes"][0]],
-        "meta": {"returned": 1, "market": "HK"},
+    assert facets["meta"] == {
+        "issue_id": "2026-W48",
+        "generated": "2026-11-23T06:00:00Z",
+        "snapshot_etag": issue.snapshot_etag,
+        "access": "public",
+        "status": "ok",
+        "feed_fresh": True,
+        "rows_total": 3,
+        "withheld": 0,
     }
+    assert [m["code"] for m in facets["data"]["markets"] if m["count"]] == ["HK", "SG", "GB"]
+
+
+# --- the sourcing tools call the sourcing selectors ----------------------------------------------
+
+
+@pytest.mark.django_db
+def test_list_sourcing_lanes_filters_by_market():
+    lanes = call("list_sourcing_lanes", {"market": "gb"})["structuredContent"]
+    serving_gb = [lane for lane in sourcing.list_lanes() if "GB" in lane["markets"]]
+    assert lanes == {"data": serving_gb, "meta": {"returned": len(serving_gb), "market": "GB"}}
     everything = call("list_sourcing_lanes", {})["structuredContent"]
-    assert everything == {"data": CAPABILITIES["lanes"], "meta": {"returned": 2, "market": None}}
-    for result in (lanes, call("list_sourcing_lanes", {})):
-        Draft202012Validator(REGISTRY.get("list_sourcing_lanes").output_schema).validate(
-            result["structuredContent"]
-        )
-    assert error_of(call("list_sourcing_lanes", {"market": "CA"})) == {
+    assert everything == {"data": sourcing.list_lanes(), "meta": {"returned": 4, "market": None}}
+    for result in (lanes, everything):
+        Draft202012Validator(REGISTRY.get("list_sourcing_lanes").output_schema).validate(result)
+    assert error_of(call("list_sourcing_lanes", {"market": "xx"})) == {
         "error": {
             "code": "invalid_parameter",
-            "message": "market: no sourcing lane serves 'CA'; markets served: GB, HK, SG.",
+            "message": "market: no sourcing lane serves 'xx'; markets served: AU, CA, EU, GB, "
+            "HK, MO, SG.",
             "param": "market",
         }
     }
 
 
-def test_get_lane_capability_and_engagement(capabilities):
-    lane = call("get_lane_capability", {"lane_id": "lane-b"})["structuredContent"]
-    assert lane == {"data": CAPABILITIES["lanes"][1]}
+@pytest.mark.django_db
+def test_get_lane_capability_and_engagement():
+    lane = call("get_lane_capability", {"lane_id": "it-network-hardware"})["structuredContent"]
+    assert lane == {"data": sourcing.get_lane("it-network-hardware")}
     Draft202012Validator(REGISTRY.get("get_lane_capability").output_schema).validate(lane)
     assert error_of(call("get_lane_capability", {"lane_id": "lane-z"})) == {
         "error": {
             "code": "not_found",
-            "message": "lane_id: no sourcing lane 'lane-z'; lanes: lane-a, lane-b.",
+            "message": "lane_id: no sourcing lane 'lane-z'; lanes: medical-consumables, "
+            "it-network-hardware, office-school-furniture, solar-energy-equipment.",
             "param": "lane_id",
         }
     }
-    assert call("get_engagement", {})["structuredContent"] == {"data": CAPABILITIES["engagement"]}
+    engagement = call("get_engagement", {})["structuredContent"]
+    assert engagement == {"data": sourcing.get_engagement()}
+    Draft202012Validator(REGISTRY.get("get_engagement").output_schema).validate(engagement)
 
 
 # --- one implementation: the tool and REST answer alike ------
@@ -285,9 +292,16 @@ def test_list_tenders_and_rest_return_identical_data(client, t0):
         {"market": "hk,SG", "lang": "zh", "limit": "2", "cursor": first["meta"]["next_cursor"]}
     ) == (200, second)
     assert second["meta"]["next_cursor"] is None and second["meta"]["returned"] == 2
-    # The same refusals, word for word.
+    # The same refusals, word for word, but for the surface's own default page size.
+    assert tool({"limit": 500})["error"]["message"] == (
+        "limit must be a whole number from 1 to 200 (default 20); got '500'. Follow "
+        "meta.next_cursor to read further."
+    )
+    assert rest({"limit": "500"})[1]["error"]["message"] == (
+        "limit must be a whole number from 1 to 200 (default 50); got '500'. Follow "
+        "meta.next_cursor to read further."
+    )
     for query, arguments in (
-        ({"limit": "500"}, {"limit": 500}),
         ({"market": "XX"}, {"market": "XX"}),
         ({"cursor": "forged"}, {"cursor": "forged"}),
         (
@@ -299,13 +313,65 @@ def test_list_tenders_and_rest_return_identical_data(client, t0):
         assert status == 400 and tool(arguments) == refusal
 
 
-def test_tools_module_reuses_the_published_row_schema():
-    from tenders.contract import row_schema
+@pytest.mark.django_db
+def test_the_tool_pages_20_rows_by_default_and_rest_50(client, t0):
+    from tests.api.feed import publish_feed
 
-    published = row_schema()
-    assert tools.ROW["properties"] == published["properties"]
-    assert tools.ROW["required"] == published["required"]
-    assert "$id" not in tools.ROW and "$id" in published
+    publish_feed(t0)
+    rest = client.get("/api/v1/tenders").json()
+    tool = call("list_tenders", {})["structuredContent"]
+    assert (rest["meta"]["total"], rest["meta"]["returned"]) == (63, 50)
+    assert (tool["meta"]["total"], tool["meta"]["returned"]) == (63, 20)
+    assert tool["data"] == rest["data"][:20]
+    following = call("list_tenders", {"cursor": tool["meta"]["next_cursor"]})["structuredContent"]
+    assert following["data"] == rest["data"][20:40]
+
+
+@pytest.mark.django_db
+def test_tool_errors_name_tools_not_rest_paths(t0):
+    from tests.api.feed import publish_feed
+
+    issue = publish_feed(t0)
+    rows = SnapshotRow.objects.filter(issue=issue).order_by("sort_key")
+    first_id = rows.values_list("asaptic_id", flat=True)[0]
+    missing = error_of(call("get_tender", {"at_id": "AT-TEST-ZZZZZZZZZZ"}))
+    assert missing == {
+        "error": {
+            "code": "not_found",
+            "message": f"No listing with this id in the current issue. Listing ids look like "
+            f"{first_id}; rows come and go with each weekly issue, and the list_tenders tool "
+            "lists the current ones.",
+        }
+    }
+    assert error_of(call("get_tender", {"at_id": "nonsense"})) == missing
+    category = error_of(call("list_tenders", {"category": "bridges"}))
+    assert category["error"]["message"] == (
+        "category 'bridges' is not in this issue's vocabulary; give a slug or an English, "
+        "Simplified or Traditional Chinese name as listed by the tender_facets tool (e.g. "
+        "construction-works)."
+    )
+
+
+def test_output_schemas_are_the_published_files_without_prose():
+    def published(name):
+        return tools.without_annotations(contract.embedded(contract.load(name)))
+
+    outputs = {d["name"]: d["outputSchema"] for d in REGISTRY.definitions()}
+    assert outputs["list_tenders"] == LIST_ENVELOPE == published(contract.PAGE)
+    assert outputs["get_tender"] == published(contract.ONE)
+    assert outputs["tender_facets"] == published(contract.FACETS)
+    assert outputs["submit_rfq"] == published(contract.RFQ_RECEIPT)
+    assert outputs["request_tender_access"] == published(contract.ACCESS_RECEIPT)
+    assert outputs["get_engagement"]["properties"]["data"] == published(contract.ENGAGEMENT)
+    assert outputs["get_lane_capability"]["properties"]["data"] == published(contract.LANE)
+    assert outputs["list_sourcing_lanes"]["properties"]["data"]["items"] == published(contract.LANE)
+    query = contract.embedded(contract.load(contract.QUERY))
+    arguments = REGISTRY.get("list_tenders").input_schema
+    assert arguments["properties"]["market"] == query["properties"]["market"]
+    assert arguments["properties"]["limit"]["default"] == 20
+    assert set(arguments["properties"]) == set(query["properties"])
+    # Portable spellings only: no type arrays anywhere a client reads.
+    assert '"type": [' not in json.dumps(REGISTRY.definitions())
 
 
 # --- the intake tools go through the intake services ------------------------------------------

@@ -56,6 +56,55 @@ def test_settings_fail_closed_without_secrets_when_debug_is_off(tmp_path):
     assert not (tmp_path / "dev-secrets.json").exists()
 
 
+def test_settings_use_the_secrets_the_run_command_wrote_with_debug_off(tmp_path):
+    (tmp_path / "dev-secrets.json").write_text(
+        json.dumps({"SECRET_KEY": "k" * 50, "TENDERS_SORT_KEY_SECRET": "s" * 64})
+    )
+    expr = "settings.DEBUG, settings.SECRET_KEY, settings.TENDERS_SORT_KEY_SECRET"
+    result = _settings_in_subprocess({}, expr, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [False, "k" * 50, "s" * 64]
+
+
+def _manage(args: list[str], tmp_path) -> subprocess.CompletedProcess:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"SECRET_KEY", "TENDERS_SORT_KEY_SECRET", "DJANGO_DEBUG"}
+    }
+    env["TENDERS_VAR_DIR"] = str(tmp_path)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_manage_py_without_secrets_says_in_one_line_what_to_set(tmp_path):
+    result = _manage(["createsuperuser", "--noinput", "--username", "x"], tmp_path)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        "error: SECRET_KEY is not set. Set SECRET_KEY and TENDERS_SORT_KEY_SECRET in the "
+        "environment, or run `python3 dev.py run` once to generate development secrets in "
+        f"{tmp_path.resolve()}.\n"
+    )
+    assert not (tmp_path / "dev-secrets.json").exists()
+
+
+def test_manage_py_help_works_without_secrets(tmp_path):
+    listing = _manage(["--help"], tmp_path)
+    command = _manage(["createsuperuser", "--help"], tmp_path)
+    assert listing.returncode == 0 and command.returncode == 0
+    assert "Traceback" not in listing.stderr + command.stderr
+    # Our own commands are listed too, not only Django's core ones.
+    assert "publish_issue" in listing.stdout and "load_demo" in listing.stdout
+    assert command.stdout.startswith("usage: manage.py createsuperuser")
+    assert not (tmp_path / "dev-secrets.json").exists()
+
+
 def test_debug_generates_stable_development_secrets_in_var(tmp_path):
     expr = "settings.SECRET_KEY, settings.TENDERS_SORT_KEY_SECRET, settings.DATABASES['default']['ENGINE']"
     first = _settings_in_subprocess({"DJANGO_DEBUG": "1"}, expr, tmp_path)

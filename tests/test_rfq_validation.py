@@ -79,7 +79,7 @@ def test_text_is_unicode_normalized():
 
 
 @pytest.mark.parametrize(
-    "payload, kind", [(["LED"], "an array"), ("LED", "a string"), (None, "null"), (3, "a number")]
+    "payload, kind", [(["LED"], "an array"), ("LED", "a string"), (None, "null"), (3, "an integer")]
 )
 def test_the_payload_must_be_an_object(payload, kind):
     assert error_of(lambda: RFQ_FORM.clean(payload)) == {
@@ -136,7 +136,7 @@ def test_buyer_contact_is_required(value):
 
 @pytest.mark.parametrize(
     "value, kind",
-    [(2000, "a number"), (True, "a boolean"), ({"n": 1}, "an object"), (["a"], "an array")],
+    [(2000, "an integer"), (True, "a boolean"), ({"n": 1}, "an object"), (["a"], "an array")],
 )
 def test_fields_must_be_strings(value, kind):
     assert rfq_error(quantity=value) == field_error(
@@ -382,12 +382,18 @@ def test_the_rfq_json_schema_matches_the_rules():
     schema = RFQ_FORM.json_schema()
     assert schema["required"] == ["product", "buyer_contact"]
     assert schema["additionalProperties"] is False
-    assert {name: (p["type"], p["maxLength"]) for name, p in schema["properties"].items()} == {
+    texts = {
+        name: (p["anyOf"][0] if "anyOf" in p else p) for name, p in schema["properties"].items()
+    }
+    assert {name: (t["type"], t["maxLength"]) for name, t in texts.items()} == {
         "product": ("string", 500),
-        "quantity": (["string", "null"], 100),
-        "target_market": (["string", "null"], 3),
+        "quantity": ("string", 100),
+        "target_market": ("string", 3),
         "buyer_contact": ("string", 254),
     }
+    optional = [name for name, p in schema["properties"].items() if "anyOf" in p]
+    assert optional == ["quantity", "target_market"]
+    assert all(schema["properties"][n]["anyOf"][1] == {"type": "null"} for n in optional)
     assert ACCESS_REQUEST_FORM.json_schema()["required"] == ["organisation", "contact", "purpose"]
 
 

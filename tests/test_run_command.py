@@ -87,7 +87,58 @@ def test_run_command_serves_the_demo_on_sqlite(tmp_path):
         assert staff == [(1, 1)]
         status, _, _ = fetch_status(f"http://127.0.0.1:{port}/admin/login/")
         assert status == 200
+        _served_like_a_deployment(port)
+        _manage_py_finds_the_run_commands_secrets(port, env, tmp_path)
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
         log.close()
+
+
+def _served_like_a_deployment(port: int) -> None:
+    """DEBUG is off: no debug page reveals settings, paths or URL patterns; static files are
+    still served (by WhiteNoise) so the admin keeps its styles."""
+    base = f"http://127.0.0.1:{port}"
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(f"{base}/no-such-page", timeout=5)
+    page = missing.value.read().decode()
+    assert missing.value.code == 404
+    assert "URLconf" not in page and "DEBUG = True" not in page and "urlpatterns" not in page
+    status, headers, css = fetch_status(f"{base}/static/admin/css/base.css")
+    assert status == 200 and headers["Content-Type"].startswith("text/css") and len(css) > 1000
+    # A bad Host header: Django's DisallowedHost, which with DEBUG on showed the settings dump.
+    request = urllib.request.Request(
+        f"{base}/mcp",
+        data=b"{}",
+        headers={"Host": "evil.example", "Content-Type": "application/json"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=5)
+    body = refused.value.read().decode()
+    assert refused.value.code == 400
+    assert "ALLOWED_HOSTS" not in body and "SECRET" not in body and "Traceback" not in body
+
+
+def _manage_py_finds_the_run_commands_secrets(port: int, env: dict, tmp_path) -> None:
+    """manage.py in a new shell (no secrets in its environment) signs with the run command's
+    keys: it reads a cursor the server made."""
+    _, _, page = fetch(f"http://127.0.0.1:{port}/api/v1/tenders?limit=1")
+    cursor = page["meta"]["next_cursor"]
+    assert cursor
+    assert "SECRET_KEY" not in env and (tmp_path / "dev-secrets.json").exists()
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "manage.py"),
+            "shell",
+            "--no-imports",
+            "-c",
+            f"from tenders import cursors; print(cursors.decode({cursor!r}).total)",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(page["meta"]["total"])

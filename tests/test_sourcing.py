@@ -38,8 +38,8 @@ def test_one_lane_and_an_unknown_lane():
         assert error.value.body() == {
             "error": {
                 "code": "not_found",
-                "message": "No sourcing lane with this id; /agent/capabilities.json lists the "
-                "lanes.",
+                "message": f"lane_id: no sourcing lane {lane_id!r}; lanes: medical-consumables, "
+                "it-network-hardware, office-school-furniture, solar-energy-equipment.",
                 "param": "lane_id",
             }
         }

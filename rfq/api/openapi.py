@@ -14,16 +14,10 @@ from rest_framework import serializers
 
 from config.errors import ApiError
 from rfq import ratelimit, services, validation
+from tenders import contract
 
 from . import http
 
-ERROR_CODES = [
-    "invalid_body",
-    "invalid_parameter",
-    "idempotency_conflict",
-    "rate_limited",
-    "service_unavailable",
-]
 RFQ_EXAMPLE = {
     "product": "LED street lights, 120 W, IP66",
     "quantity": "2,000 units",
@@ -52,51 +46,13 @@ class Rfq(SchemaComponent):
 
 class RfqReceipt(SchemaComponent):
     component_name = "RfqReceipt"
-    schema = {
-        "type": "object",
-        "properties": {
-            "received": {"type": "boolean", "const": True},
-            "reference": {
-                "type": "string",
-                "pattern": "^RFQ-[0-9A-HJKMNP-TV-Z]{10}$",
-                "description": "Quote it in any follow-up. An idempotent retry returns the "
-                "reference of the first submission.",
-            },
-            "next": {"type": "string", "description": "What happens next, for a person."},
-        },
-        "required": ["received", "reference", "next"],
-        "additionalProperties": False,
-    }
+    schema = contract.embedded_schema(contract.RFQ_RECEIPT)
 
 
 class RfqError(SchemaComponent):
-    component_name = "RfqError"
-    schema = {
-        "type": "object",
-        "properties": {
-            "error": {
-                "type": "object",
-                "properties": {
-                    "code": {"type": "string", "enum": ERROR_CODES},
-                    "message": {"type": "string", "description": "What to change, for a person."},
-                    "param": {
-                        "type": "string",
-                        "description": "The field (or header) at fault, when there is one.",
-                    },
-                },
-                "required": ["code", "message"],
-                "additionalProperties": False,
-            },
-            "retry_after": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "With rate_limited and service_unavailable: seconds to wait "
-                "before sending again (also in the Retry-After header).",
-            },
-        },
-        "required": ["error"],
-        "additionalProperties": False,
-    }
+    # The one error body of every surface (the same component the feed's operations use).
+    component_name = "Error"
+    schema = contract.embedded_schema(contract.ERROR)
 
 
 class SchemaComponentExtension(OpenApiSerializerExtension):

@@ -23,6 +23,7 @@ from ..drafting import NEED_MAX_LENGTH
 from ..models import SourceTender
 from ..sanitize import KIND_LABELS, Finding, clean_text
 from ..sanitize.allow import NEVER_ALLOWED
+from .imports import imported_notice_html
 
 MESSAGE_LIMIT = 10
 
@@ -262,6 +263,7 @@ class SourceTenderAdmin(admin.ModelAdmin):
         "status",
         "withheld_reason",
         "gate_findings",
+        "imported_from",
         "created_at",
         "updated_at",
     )
@@ -269,7 +271,13 @@ class SourceTenderAdmin(admin.ModelAdmin):
         (
             "Status and sanitization",
             {
-                "fields": ("listing_id", "status", "withheld_reason", "gate_findings"),
+                "fields": (
+                    "listing_id",
+                    "status",
+                    "withheld_reason",
+                    "gate_findings",
+                    "imported_from",
+                ),
                 "classes": ("gate-status",),
                 "description": "Findings are what the publication gate would withhold this "
                 "record for. They update as you type; staff only, never public.",
@@ -338,6 +346,10 @@ class SourceTenderAdmin(admin.ModelAdmin):
         return reverse(
             "admin:{}_{}_allow".format(*info), args=[pk], current_app=self.admin_site.name
         )
+
+    @admin.display(description="imported from")
+    def imported_from(self, obj: SourceTender):
+        return imported_notice_html(obj)
 
     # --- the change form: live findings and "save and approve" ----------------------------
 

@@ -9,12 +9,14 @@ flat file replaced by ``$ref`` to the row components; every response below refer
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 
+from config.errors import error_body
 from tenders import contract
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
-from tenders.contract import LANG_META, SNAPSHOT_META
 from tenders.filters import DEFAULT_LIMIT, MAX_LIMIT, MAX_Q
 from tenders.markets import MARKET_CODES
-from tenders.rows import LANGS, SCHEMA_NAME
+from tenders.rows import LANGS
+
+from . import examples
 
 QUERY, PATH, HEADER = OpenApiParameter.QUERY, OpenApiParameter.PATH, OpenApiParameter.HEADER
 
@@ -26,19 +28,6 @@ def ref(name: str) -> dict:
 # --- components -------------------------------------------------------------------------
 
 
-def object_schema(properties: dict, required=None, description: str = "", **extra) -> dict:
-    schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "required": list(properties) if required is None else required,
-        "properties": properties,
-    }
-    if description:
-        schema["description"] = description
-    schema.update(extra)
-    return schema
-
-
 def _row_or_collapsed() -> dict:
     return {
         "oneOf": [ref("TenderRow"), ref("TenderRowOneLanguage")],
@@ -46,46 +35,9 @@ def _row_or_collapsed() -> dict:
     }
 
 
-def _error(codes: list[str] | None = None, description: str = "") -> dict:
-    code = {"type": "string", "description": "Machine-readable error code."}
-    if codes:
-        code["enum"] = codes
-    return object_schema(
-        {
-            "error": object_schema(
-                {
-                    "code": code,
-                    "message": {
-                        "type": "string",
-                        "description": "What went wrong and what to do, for a person or a model.",
-                    },
-                    "param": {
-                        "type": "string",
-                        "description": "The parameter at fault, where there is one.",
-                    },
-                },
-                required=["code", "message"],
-            )
-        },
-        description=description,
-    )
-
-
-def _facet_group(key_name: str, values: list[str] | None, names: bool) -> dict:
-    item = {key_name: {"type": "string"}}
-    if values:
-        item[key_name]["enum"] = values
-    if names:
-        item.update(
-            name_en={"type": "string"}, name_zh={"type": "string"}, name_zht={"type": "string"}
-        )
-    item["count"] = {"type": "integer", "minimum": 0, "description": "Rows in this snapshot."}
-    return {"type": "array", "items": object_schema(item)}
-
-
 def published(name: str) -> dict:
     """A published schema file as a component, linked to the file it comes from."""
-    schema = contract.embedded(contract.load(name))
+    schema = contract.embedded_schema(name)
     schema["externalDocs"] = {
         "description": "The same schema as a JSON Schema file",
         "url": contract.schema_url(name),
@@ -93,75 +45,37 @@ def published(name: str) -> dict:
     return schema
 
 
+# Components that are published schema files, by component name. Rows inside the envelopes
+# become references to the row components, which is what the files inline; tests compare
+# each component with its file, references resolved.
+PUBLISHED = {
+    "TenderRow": contract.ROW,
+    "TenderRowOneLanguage": contract.LANG_ROW,
+    "TenderList": contract.PAGE,
+    "TenderOne": contract.ONE,
+    "TenderFacets": contract.FACETS,
+    "FeedHealth": contract.HEALTH,
+    "FlatFile": contract.FLAT_FILE,
+    "Error": contract.ERROR,
+}
+
+
 def components() -> dict:
-    # The rows inside the page and the flat file become references to the row components,
-    # which is what the files inline; tests compare the two with the references resolved.
-    flat_file = published(contract.FLAT_FILE)
-    flat_file["properties"]["rows"]["items"] = ref("TenderRow")
-    page = published(contract.PAGE)
-    page["properties"]["data"]["items"] = _row_or_collapsed()
-    one_meta = {**SNAPSHOT_META, "lang": LANG_META}
-    facets_meta = {
-        **SNAPSHOT_META,
-        "rows_total": {"type": "integer", "minimum": 0, "description": "Rows in the snapshot."},
-    }
-    return {
-        "TenderRow": published(contract.ROW),
-        "TenderRowOneLanguage": published(contract.LANG_ROW),
-        "TenderList": page,
-        "TenderOne": object_schema(
+    schemas = {component: published(name) for component, name in PUBLISHED.items()}
+    schemas["FlatFile"]["properties"]["rows"]["items"] = ref("TenderRow")
+    schemas["TenderList"]["properties"]["data"]["items"] = _row_or_collapsed()
+    schemas["TenderOne"]["properties"]["data"] = _row_or_collapsed()
+    # The gated error is the error body with its access_url required and its code fixed.
+    schemas["GatedError"] = {
+        "allOf": [
+            ref("Error"),
             {
-                "data": _row_or_collapsed(),
-                "meta": object_schema(one_meta, required=list(SNAPSHOT_META)),
-            }
-        ),
-        "TenderFacets": object_schema(
-            {
-                "data": object_schema(
-                    {
-                        "markets": _facet_group("code", list(MARKET_CODES), names=True),
-                        "categories": _facet_group("slug", None, names=True),
-                        "closing_buckets": _facet_group("value", list(CLOSING_BUCKETS), False),
-                        "value_bands": _facet_group(
-                            "value", [*VALUE_BANDS, "unspecified"], names=False
-                        ),
-                    },
-                    description="Every value a list filter accepts, with its row count. Counts "
-                    "cover the whole snapshot, deadline_passed rows included.",
-                ),
-                "meta": object_schema(facets_meta),
-            }
-        ),
-        "FeedHealth": object_schema(
-            {
-                "status": {"type": "string", "enum": ["ok", "degraded", "unavailable"]},
-                "rows_total": {"type": "integer", "minimum": 0},
-                "issue_id": {"type": ["string", "null"], "pattern": r"^\d{4}-W\d{2}$"},
-                "generated": {"type": ["string", "null"], "format": "date-time"},
-                "feed_fresh": {
-                    "type": "boolean",
-                    "description": "True when the snapshot is at most 8 days old.",
-                },
-                "schema": {"type": "string", "const": SCHEMA_NAME},
+                "required": ["error", "access_url"],
+                "properties": {"error": {"properties": {"code": {"const": "SPEC_CODED_GATED"}}}},
             },
-            description="ok: a current issue at most 8 days old; degraded: older; unavailable: "
-            "nothing published or the database does not answer (HTTP 503).",
-        ),
-        "FlatFile": flat_file,
-        "Error": _error(),
-        "GatedError": {
-            **_error(["SPEC_CODED_GATED"]),
-            "required": ["error", "access_url"],
-            "properties": {
-                **_error()["properties"],
-                "access_url": {
-                    "type": "string",
-                    "format": "uri",
-                    "description": "Page explaining how to get access.",
-                },
-            },
-        },
+        ]
     }
+    return schemas
 
 
 # --- parameters -------------------------------------------------------------------------
@@ -257,7 +171,7 @@ AT_ID = OpenApiParameter(
     PATH,
     required=True,
     description="Listing id (asaptic_id), AT- then 10 Crockford base32 characters.",
-    examples=[OpenApiExample("id", value="AT-7K2M9Q4XZC")],
+    examples=[OpenApiExample("id", value=examples.ROW["asaptic_id"])],
 )
 
 
@@ -307,56 +221,13 @@ def response_headers(codes, *, cached=True, no_store=False, vary=False) -> list:
     return headers
 
 
-# --- examples ---------------------------------------------------------------------------
-
-ROW_EXAMPLE = {
-    "asaptic_id": "AT-7K2M9Q4XZC",
-    "market": "HK",
-    "category": {
-        "name_en": "Medical supplies and equipment",
-        "name_zh": "医疗用品及设备",
-        "name_zht": "醫療用品及設備",
-    },
-    "summary_en": "Supply of patient monitors. Open tender. Includes a warranty and "
-    "maintenance period. Contract term about 36 months.",
-    "summary_zh": "供应病人监察仪。公开招标。包括保用及维修保养期。合约期约36个月。",
-    "summary_zht": "供應病人監察儀。公開招標。包括保用及維修保養期。合約期約36個月。",
-    "value_band": "500k_2m",
-    "closing_bucket": "2_4w",
-    "lead_ok": True,
-    "new_this_issue": True,
-    "sort_key": "0a4f9c3e1b7d25686f0e3c9a1d4b7e2f5a8c0d3e6f9a2b5c8d1e4f7a0b3c6d9e",
-}
-ROW_EXAMPLE_ZHT = {
-    "asaptic_id": ROW_EXAMPLE["asaptic_id"],
-    "market": "HK",
-    "category": {"name": "醫療用品及設備"},
-    "summary": ROW_EXAMPLE["summary_zht"],
-    "value_band": "500k_2m",
-    "closing_bucket": "2_4w",
-    "lead_ok": True,
-    "new_this_issue": True,
-    "sort_key": ROW_EXAMPLE["sort_key"],
-}
-META_EXAMPLE = {
-    "issue_id": "2026-W48",
-    "generated": "2026-11-23T06:00:00Z",
-    "snapshot_etag": "3f1c9a7e52b04d6e8a1f0c2b9d7e6a54",
-    "access": "public",
-}
+# --- examples (the selectors' own answers on a fixture: see tenders.api.examples) -----------
 
 
 def _example(name: str, value, status: int, summary: str = "") -> OpenApiExample:
     return OpenApiExample(
         name, value=value, status_codes=[status], response_only=True, summary=summary
     )
-
-
-def _err(code: str, message: str, param: str | None = None, **extra) -> dict:
-    error = {"code": code, "message": message}
-    if param:
-        error["param"] = param
-    return {"error": error, **extra}
 
 
 UNAVAILABLE = OpenApiResponse(
@@ -366,11 +237,7 @@ UNAVAILABLE = OpenApiResponse(
     examples=[
         _example(
             "service_unavailable",
-            _err(
-                "service_unavailable",
-                "No issue of the feed is published yet; try again later "
-                "(GET /api/v1/health shows the feed's state).",
-            ),
+            examples.unavailable(),
             503,
         )
     ],
@@ -382,9 +249,8 @@ METHOD_NOT_ALLOWED = OpenApiResponse(
     examples=[
         _example(
             "method_not_allowed",
-            _err(
-                "method_not_allowed",
-                "Method POST is not allowed here; use GET, HEAD, OPTIONS.",
+            error_body(
+                "method_not_allowed", "Method POST is not allowed here; use GET, HEAD, OPTIONS."
             ),
             405,
         )
@@ -392,12 +258,7 @@ METHOD_NOT_ALLOWED = OpenApiResponse(
 )
 BAD_PARAMETER = _example(
     "invalid_parameter",
-    _err(
-        "invalid_parameter",
-        "market 'XX' is not accepted; give one or more of HK, MO, SG, GB, EU, AU, CA "
-        "(any case), comma-separated.",
-        "market",
-    ),
+    examples.bad_parameter(),
     400,
     "A value outside the parameter's domain, or an unknown parameter",
 )
@@ -420,30 +281,13 @@ LIST_TENDERS = dict(
             examples=[
                 _example(
                     "page",
-                    {
-                        "data": [ROW_EXAMPLE],
-                        "meta": {
-                            "total": 1342,
-                            "returned": 1,
-                            "next_cursor": "AQAAAAAAAAAMAAAFPiAzZjFjOWE3ZTUyYjA0ZDZl...",
-                            **META_EXAMPLE,
-                        },
-                    },
+                    examples.page(),
                     200,
                     "Full rows",
                 ),
                 _example(
                     "page in one language",
-                    {
-                        "data": [ROW_EXAMPLE_ZHT],
-                        "meta": {
-                            "total": 1,
-                            "returned": 1,
-                            "next_cursor": None,
-                            **META_EXAMPLE,
-                            "lang": "zht",
-                        },
-                    },
+                    examples.page("zht"),
                     200,
                     "lang=zht",
                 ),
@@ -457,13 +301,7 @@ LIST_TENDERS = dict(
                 BAD_PARAMETER,
                 _example(
                     "invalid_cursor",
-                    _err(
-                        "invalid_cursor",
-                        "This cursor belongs to other filters (market=HK&closing_bucket="
-                        "le_2w,2_4w,gt_4w). Send it with the same filters as the page that "
-                        "gave it, or leave cursor out to start again.",
-                        "cursor",
-                    ),
+                    examples.cursor_of_other_filters(),
                     400,
                     "An altered cursor, or one sent with other filters",
                 ),
@@ -475,13 +313,7 @@ LIST_TENDERS = dict(
             examples=[
                 _example(
                     "snapshot_changed",
-                    _err(
-                        "snapshot_changed",
-                        "The feed was republished after this cursor was made (now issue "
-                        "2026-W48, snapshot 3f1c9a7e52b04d6e8a1f0c2b9d7e6a54). Start again "
-                        "from the first page without cursor.",
-                        "cursor",
-                    ),
+                    examples.snapshot_changed(),
                     409,
                 )
             ],
@@ -501,7 +333,10 @@ GET_TENDER = dict(
         200: OpenApiResponse(
             ref("TenderOne"),
             description="The row.",
-            examples=[_example("row", {"data": ROW_EXAMPLE, "meta": META_EXAMPLE}, 200)],
+            examples=[
+                _example("row", examples.one(), 200),
+                _example("row in one language", examples.one("en"), 200, "lang=en"),
+            ],
         ),
         304: NOT_MODIFIED,
         400: OpenApiResponse(
@@ -510,7 +345,7 @@ GET_TENDER = dict(
             examples=[
                 _example(
                     "invalid_parameter",
-                    _err("invalid_parameter", "lang must be one of en, zh, zht; got 'fr'.", "lang"),
+                    examples.bad_lang(),
                     400,
                 )
             ],
@@ -521,12 +356,7 @@ GET_TENDER = dict(
             examples=[
                 _example(
                     "not_found",
-                    _err(
-                        "not_found",
-                        "No listing with this id in the current issue. Listing ids look like "
-                        "AT-7K2M9Q4XZC; rows come and go with each weekly issue, so list "
-                        "/api/v1/tenders for the current ones.",
-                    ),
+                    examples.not_found(),
                     404,
                 )
             ],
@@ -549,34 +379,7 @@ GET_FACETS = dict(
             description="Facets.",
             examples=[
                 _example(
-                    "facets",
-                    {
-                        "data": {
-                            "markets": [
-                                {
-                                    "code": "HK",
-                                    "name_en": "Hong Kong",
-                                    "name_zh": "香港",
-                                    "name_zht": "香港",
-                                    "count": 412,
-                                }
-                            ],
-                            "categories": [
-                                {
-                                    "slug": "medical-supplies",
-                                    "name_en": "Medical supplies and equipment",
-                                    "name_zh": "医疗用品及设备",
-                                    "name_zht": "醫療用品及設備",
-                                    "count": 97,
-                                }
-                            ],
-                            "closing_buckets": [{"value": "le_2w", "count": 310}],
-                            "value_bands": [{"value": "unspecified", "count": 402}],
-                        },
-                        "meta": {**META_EXAMPLE, "rows_total": 2000},
-                    },
-                    200,
-                    "Abridged: every group lists all its values",
+                    "facets", examples.facets(), 200, "Abridged: every group lists all its values"
                 )
             ],
         ),
@@ -599,14 +402,7 @@ GET_HEALTH = dict(
             examples=[
                 _example(
                     "ok",
-                    {
-                        "status": "ok",
-                        "rows_total": 1342,
-                        "issue_id": "2026-W48",
-                        "generated": "2026-11-23T06:00:00Z",
-                        "feed_fresh": True,
-                        "schema": SCHEMA_NAME,
-                    },
+                    examples.health(),
                     200,
                 )
             ],
@@ -617,14 +413,7 @@ GET_HEALTH = dict(
             examples=[
                 _example(
                     "unavailable",
-                    {
-                        "status": "unavailable",
-                        "rows_total": 0,
-                        "issue_id": None,
-                        "generated": None,
-                        "feed_fresh": False,
-                        "schema": SCHEMA_NAME,
-                    },
+                    examples.health(published=False),
                     503,
                 )
             ],
@@ -648,14 +437,7 @@ SPEC_CODED = dict(
             examples=[
                 _example(
                     "gated",
-                    _err(
-                        "SPEC_CODED_GATED",
-                        "Field-level detail (spec-coded packages) is gated: a private beta for "
-                        "approved counterparties. Ask for access with a portal account, or with "
-                        "the request_tender_access tool on the MCP server at /mcp; access_url "
-                        "explains both.",
-                        access_url="https://feed.example.com/access/",
-                    ),
+                    examples.gated(),
                     403,
                 )
             ],
@@ -678,13 +460,7 @@ FLAT_FILE = dict(
             examples=[
                 _example(
                     "file",
-                    {
-                        "generated": "2026-11-23T06:00:00Z",
-                        "issue_id": "2026-W48",
-                        "total": 1,
-                        "withheld": 3,
-                        "rows": [ROW_EXAMPLE],
-                    },
+                    examples.flat_file(),
                     200,
                 )
             ],

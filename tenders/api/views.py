@@ -59,9 +59,12 @@ class TenderFacets(PublicView):
     def get(self, request):
         check_params(query_params(request), ())
         issue = selectors.require_current_issue()
-        if etag_matches(request, issue.snapshot_etag):
-            return not_modified(issue.snapshot_etag)
-        return snapshot_response(selectors.tender_facets(issue=issue), issue.snapshot_etag)
+        body = selectors.tender_facets(issue=issue)
+        # meta tells whether the feed is fresh, which changes with time within one snapshot.
+        etag = issue.snapshot_etag + ("" if body["meta"]["feed_fresh"] else "-degraded")
+        if etag_matches(request, etag):
+            return not_modified(etag)
+        return snapshot_response(body, etag)
 
 
 class HealthSchema(AutoSchema):

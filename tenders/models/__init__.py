@@ -3,6 +3,7 @@
 - ``feed``: the two worlds of the feed (private source records, public snapshots and counts).
 - ``directory``: the private directory of public bodies the sanitization gate checks against.
 - ``gate``: curators' allow-lists of the sanitization gate.
+- ``imports``: configured import sources, recorded import runs, each record's imported notice.
 """
 
 from .directory import PublicBody, PublicBodyName
@@ -18,6 +19,7 @@ from .feed import (
     WithheldRecord,
     new_real_listing_id,
 )
+from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 from .gate import GateAllowance
 
 __all__ = [
@@ -26,6 +28,10 @@ __all__ = [
     "Category",
     "CurrencyRate",
     "GateAllowance",
+    "ImportFormat",
+    "ImportRun",
+    "ImportSource",
+    "ImportedNotice",
     "Issue",
     "IssueCount",
     "PublicBody",

@@ -68,6 +68,9 @@ class SourceTender(models.Model):
         DRAFT = "draft", "Draft"
         APPROVED = "approved", "Approved"
         WITHHELD = "withheld", "Withheld"
+        # Cancelled, awarded, completed or withdrawn at the source (an import found it): out
+        # of every later issue; the reason is on the record's imported notice.
+        CLOSED = "closed", "Closed at source"
 
     listing_id = models.CharField(
         max_length=18,

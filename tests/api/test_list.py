@@ -179,7 +179,7 @@ LIMIT = (
 )
 CATEGORY = (
     "category {!r} is not in this issue's vocabulary; give a slug or an English, Simplified or "
-    "Traditional Chinese name as listed by /api/v1/tenders/facets (e.g. construction-works)."
+    "Traditional Chinese name as listed by GET /api/v1/tenders/facets (e.g. construction-works)."
 )
 REJECTED = [
     ({"market": "XX"}, "market", f"market 'XX' is not accepted; give {MARKETS}."),

@@ -21,6 +21,23 @@ ROOT = Path(__file__).resolve().parents[2]
 # --- facets -----------------------------------------------------------------------------
 
 
+def test_facets_tell_a_stale_feed_and_a_cached_copy_is_not_revalidated(client, feed, settings):
+    issue, _ = feed
+    fresh = client.get("/api/v1/tenders/facets")
+    assert fresh["ETag"] == f'"{issue.snapshot_etag}"'
+    settings.TENDERS_FEED_FRESH_DAYS = -30  # the snapshot is now older than that
+    stale = client.get("/api/v1/tenders/facets", HTTP_IF_NONE_MATCH=fresh["ETag"])
+    assert stale.status_code == 200
+    assert stale["ETag"] == f'"{issue.snapshot_etag}-degraded"'
+    assert (stale.json()["meta"]["status"], stale.json()["meta"]["feed_fresh"]) == (
+        "degraded",
+        False,
+    )
+    assert stale.json()["data"] == fresh.json()["data"]
+    again = client.get("/api/v1/tenders/facets", HTTP_IF_NONE_MATCH=stale["ETag"])
+    assert again.status_code == 304
+
+
 def test_facets_give_the_vocabulary_with_counts(client, feed):
     issue, rows = feed
     response = client.get("/api/v1/tenders/facets")
@@ -31,7 +48,10 @@ def test_facets_give_the_vocabulary_with_counts(client, feed):
         "generated": "2026-11-23T06:00:00Z",
         "snapshot_etag": issue.snapshot_etag,
         "access": "public",
+        "status": "ok",
+        "feed_fresh": True,
         "rows_total": 84,
+        "withheld": 0,
     }
     data = body["data"]
     assert list(data) == ["markets", "categories", "closing_buckets", "value_bands"]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0006_public_body_directory"),
+        ("tenders", "0007_imports"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

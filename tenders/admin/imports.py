@@ -1,0 +1,309 @@
+"""Staff admin of imports: configured sources, "Import now", file upload, and the runs.
+
+Thin by design: forms check what staff typed and call ``tenders.importers.service``; the run
+record is the report. Importing needs the *Can import notices* permission (superusers have
+it); everyone with the view permission can read the runs and their failures.
+"""
+
+import tempfile
+from pathlib import Path
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+
+from ..importers.service import ImportFailed, check_market, import_from_source, import_notices
+from ..markets import MARKET_CHOICES
+from ..models import ImportedNotice, ImportFormat, ImportRun, ImportSource, SourceTender
+
+PERMISSION = "tenders.run_import"
+UPLOAD_SUFFIXES = {
+    "ocds": (".json", ".json.gz", ".jsonl", ".jsonl.gz"),
+    "eforms": (".xml",),
+    "gld": (".xml",),
+    "csv": (".csv",),
+}
+
+
+def _summary(run: ImportRun) -> str:
+    skipped = f", {run.skipped_total} skipped" if run.skipped_total else ""
+    return (
+        f"{run.read} read: {run.created} created, {run.updated} updated, {run.unchanged} "
+        f"unchanged, {run.closed} closed at source{skipped}, {run.failed} failed"
+    )
+
+
+def _report(request, run: ImportRun, dry_run: bool) -> None:
+    where = run.source.name if run.source else run.location
+    if run.state == ImportRun.State.FAILED:
+        messages.error(request, f"Import of {where} failed: {run.error}")
+    elif dry_run:
+        messages.info(request, f"Dry run of {where}, nothing was written: {_summary(run)}.")
+    elif run.failed:
+        messages.warning(
+            request, f"Imported {where}: {_summary(run)}. Open run {run.pk} for the failures."
+        )
+    else:
+        messages.success(request, f"Imported {where}: {_summary(run)}.")
+
+
+def imported_notice_html(tender: SourceTender):
+    """What a record's page says about the notice it was imported from (staff only)."""
+    try:
+        notice = tender.imported
+    except (ImportedNotice.DoesNotExist, AttributeError):
+        return "Entered by staff (not imported)."
+    run = ""
+    if notice.last_run_id:
+        link = reverse("admin:tenders_importrun_change", args=[notice.last_run_id])
+        run = format_html(' (last import: <a href="{}">run {}</a>)', link, notice.last_run_id)
+    closed = (
+        format_html("<p><strong>Closed at source:</strong> {}</p>", notice.closed_reason)
+        if notice.closed_reason
+        else ""
+    )
+    notes = (
+        format_html(
+            "<ul>{}</ul>", format_html_join("", "<li>{}</li>", ((n,) for n in notice.notes))
+        )
+        if notice.notes
+        else ""
+    )
+    return format_html(
+        "<p>{} notice <code>{}</code>, state at source: {}{}</p>{}{}",
+        notice.scheme.upper(),
+        notice.notice_id,
+        notice.state_at_source,
+        run,
+        closed,
+        notes,
+    )
+
+
+# --- sources ------------------------------------------------------------------------------
+
+
+class ImportSourceForm(forms.ModelForm):
+    class Meta:
+        model = ImportSource
+        fields = ("name", "format", "market", "url", "enabled")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("format"):
+            try:
+                data["market"] = check_market(data["format"], data.get("market"))
+            except ImportFailed as exc:
+                self.add_error("market", str(exc))
+        url = (data.get("url") or "").strip()
+        if url and not url.lower().startswith(("http://", "https://", "/")):
+            self.add_error("url", "Give an http(s) address, or an absolute path on the server.")
+        return data
+
+
+@admin.register(ImportSource)
+class ImportSourceAdmin(admin.ModelAdmin):
+    form = ImportSourceForm
+    list_display = ("name", "format", "market", "url", "enabled", "last_run")
+    list_filter = ("format", "market", "enabled")
+    search_fields = ("name", "url")
+    actions = ("import_now",)
+
+    @admin.display(description="last run")
+    def last_run(self, source: ImportSource):
+        run = source.runs.order_by("-started_at", "-id").first()
+        if run is None:
+            return "never"
+        link = reverse("admin:tenders_importrun_change", args=[run.pk])
+        return format_html(
+            '<a href="{}">{} {}</a>', link, run.started_at.strftime("%Y-%m-%d %H:%M"), run.state
+        )
+
+    @admin.action(description="Import now from the selected sources", permissions=["run_import"])
+    def import_now(self, request, queryset):
+        for source in queryset.order_by("name"):
+            try:
+                run = import_from_source(source, user=request.user)
+            except ImportFailed as exc:
+                messages.error(request, str(exc))
+                continue
+            _report(request, run, dry_run=False)
+
+    def has_run_import_permission(self, request) -> bool:
+        return request.user.has_perm(PERMISSION)
+
+
+# --- runs and uploads ---------------------------------------------------------------------
+
+
+class UploadForm(forms.Form):
+    format = forms.ChoiceField(
+        choices=ImportFormat.choices,
+        help_text="OCDS: .json, .json.gz or .jsonl; eForms and GLD: one .xml file; CSV: .csv "
+        "with the documented columns (see the README).",
+    )
+    market = forms.ChoiceField(
+        choices=[("", "(implied by the format)"), *MARKET_CHOICES],
+        required=False,
+        help_text="Required for OCDS and CSV; eForms is always EU and GLD always HK.",
+    )
+    file = forms.FileField(help_text="The notices to import.")
+    since = forms.DateField(
+        required=False,
+        help_text="Only items published on or after this date (YYYY-MM-DD); empty for all.",
+    )
+    dry_run = forms.BooleanField(
+        required=False, help_text="Read, classify and draft everything, and report; write nothing."
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("format"):
+            try:
+                data["market"] = check_market(data["format"], data.get("market"))
+            except ImportFailed as exc:
+                self.add_error("market", str(exc))
+        upload = data.get("file")
+        if upload and data.get("format"):
+            suffixes = UPLOAD_SUFFIXES[data["format"]]
+            if not upload.name.lower().endswith(suffixes):
+                self.add_error("file", f"A {data['format']} file ends in {' or '.join(suffixes)}.")
+            limit = settings.TENDERS_IMPORT_UPLOAD_MAX_BYTES
+            if upload.size > limit:
+                self.add_error(
+                    "file",
+                    f"The file is larger than {limit // 1_000_000} MB: import it with "
+                    "manage.py import_notices on the server instead.",
+                )
+        return data
+
+
+@admin.register(ImportRun)
+class ImportRunAdmin(admin.ModelAdmin):
+    change_list_template = "admin/tenders/importrun/change_list.html"
+    list_display = (
+        "started_at",
+        "where",
+        "format",
+        "market",
+        "state",
+        "read",
+        "created",
+        "updated",
+        "unchanged",
+        "closed",
+        "skipped_count",
+        "failed",
+        "started_by",
+    )
+    list_filter = ("state", "format", "market", "source")
+    list_select_related = ("source", "started_by")
+    search_fields = ("location", "source__name", "error")
+    date_hierarchy = "started_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        names = [f.name for f in self.opts.fields if f.name not in ("failures", "skipped")]
+        return [*names, "skipped_by_reason", "failure_list"]
+
+    def get_fields(self, request, obj=None):
+        return self.get_readonly_fields(request, obj)
+
+    @admin.display(description="source")
+    def where(self, run: ImportRun) -> str:
+        return run.source.name if run.source else run.location
+
+    @admin.display(description="skipped")
+    def skipped_count(self, run: ImportRun) -> int:
+        return run.skipped_total
+
+    @admin.display(description="skipped, by reason")
+    def skipped_by_reason(self, run: ImportRun):
+        if not run.skipped:
+            return "none"
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join("", "<li>{}: {}</li>", sorted(run.skipped.items())),
+        )
+
+    @admin.display(description="failures")
+    def failure_list(self, run: ImportRun):
+        if not run.failures:
+            return "none"
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            ((f["place"], f["notice_id"], f["message"]) for f in run.failures),
+        )
+        more = run.failed - len(run.failures)
+        tail = format_html("<p>… and {} more.</p>", more) if more > 0 else ""
+        return format_html(
+            '<table class="import-failures"><thead><tr><th>where</th><th>notice</th>'
+            "<th>what to do</th></tr></thead><tbody>{}</tbody></table>{}",
+            rows,
+            tail,
+        )
+
+    def get_urls(self):
+        return [
+            path(
+                "upload/",
+                self.admin_site.admin_view(self.upload_view),
+                name="tenders_importrun_upload",
+            ),
+            *super().get_urls(),
+        ]
+
+    def changelist_view(self, request, extra_context=None):
+        extra = {"can_import": request.user.has_perm(PERMISSION), **(extra_context or {})}
+        return super().changelist_view(request, extra_context=extra)
+
+    def upload_view(self, request):
+        if not request.user.has_perm(PERMISSION):
+            raise PermissionDenied
+        form = UploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            upload = data["file"]
+            with tempfile.TemporaryDirectory(prefix="tenders-upload-") as folder:
+                target = Path(folder) / Path(upload.name).name
+                with target.open("wb") as out:
+                    for chunk in upload.chunks():
+                        out.write(chunk)
+                run = import_notices(
+                    data["format"],
+                    str(target),
+                    market=data["market"],
+                    since=data["since"],
+                    user=request.user,
+                    dry_run=data["dry_run"],
+                )
+            run.location = f"upload {upload.name}"
+            if run.pk:
+                ImportRun.objects.filter(pk=run.pk).update(location=run.location)
+            _report(request, run, dry_run=data["dry_run"])
+            if run.pk:
+                return HttpResponseRedirect(
+                    reverse("admin:tenders_importrun_change", args=[run.pk])
+                )
+            return HttpResponseRedirect(reverse("admin:tenders_importrun_upload"))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Import notices from a file",
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/tenders/importrun/upload.html", context)

@@ -1,0 +1,545 @@
+"""The one import service: a source's pieces in, source records upserted, each run recorded.
+
+Entry points (the command, the admin and background jobs call these, nothing else):
+
+- ``import_notices(fmt, path_or_url, *, market, since, user, progress, dry_run, source)``
+- ``import_from_source(source, *, user, progress, dry_run)`` for a configured ``ImportSource``
+
+Both return the ``ImportRun``. ``progress(phase, done, total)`` is called with phase ``read``
+(items read so far; total 0 while unknown) and then ``import`` (procedures done of total).
+
+Guarantees:
+- a record is keyed by (scheme, the notice's own id) and keeps its listing id forever;
+- pieces already stored are not written again: re-importing unchanged data writes nothing but
+  the run record; a rerun is idempotent, and an interrupted run is safe to retry (each batch
+  of procedures commits on its own);
+- a changed notice updates the private record and re-runs drafting and the gate; an approved
+  record whose public summaries do not change stays approved; summaries staff edited are kept;
+- cancelled, awarded, completed or withdrawn procedures get status ``closed`` (publication
+  takes approved and staff-withheld records only, so they leave the next issue) with the reason
+  on the imported notice;
+- every buyer, department and contact name goes to the directory of public bodies;
+- a bad item never stops the rest: it is a failure with its place and a message to act on.
+"""
+
+import hashlib
+import json
+import logging
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from itertools import islice
+from urllib.parse import urlsplit, urlunsplit
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from .. import buckets
+from ..chinese import to_simplified
+from ..directory import BodyEntry, BodyName, remember_bodies
+from ..drafting import NEED_MAX_LENGTH, draft_summaries
+from ..markets import MARKETS
+from ..models import (
+    Category,
+    CurrencyRate,
+    ImportedNotice,
+    ImportFormat,
+    ImportRun,
+    ImportSource,
+    PublicBody,
+    SourceTender,
+)
+from ..sanitize import RecordSecrets, fold, scan
+from . import csvfile, eforms, gld, ocds
+from .classify import classify
+from .http import HttpPolicy
+from .notice import Failure, Notice, Piece, ReadError, Skip, iso_day, json_default
+from .sources import group_pieces
+
+logger = logging.getLogger(__name__)
+
+READERS = {"ocds": ocds, "eforms": eforms, "gld": gld, "csv": csvfile}
+IMPLIED_MARKETS = {"eforms": "EU", "gld": "HK"}
+BATCH = 500
+FAILURES_KEPT = 500
+SINCE_REASON = "published before --since"
+Progress = Callable[[str, int, int], None]
+
+
+class ImportFailed(ValueError):
+    """The import could not start (bad format, market or location); nothing was written."""
+
+
+@dataclass
+class _Context:
+    run: ImportRun
+    fmt: str
+    market: str
+    dry_run: bool
+    source: ImportSource | None
+    categories: dict[str, Category]
+    rates: dict[str, Decimal]
+
+
+# --- entry points -------------------------------------------------------------------------
+
+
+def import_from_source(
+    source: ImportSource,
+    *,
+    user: AbstractBaseUser | None = None,
+    progress: Progress | None = None,
+    dry_run: bool = False,
+    policy: HttpPolicy | None = None,
+) -> ImportRun:
+    """Import a configured source now (its format, market and URL)."""
+    if not source.enabled:
+        raise ImportFailed(f"{source.name} is disabled; enable it first.")
+    return import_notices(
+        source.format,
+        source.url,
+        market=source.market or None,
+        user=user,
+        progress=progress,
+        dry_run=dry_run,
+        source=source,
+        policy=policy,
+    )
+
+
+def check_market(fmt: str, market: str | None) -> str:
+    """The market an import goes to: implied by the format, or given; ImportFailed if not."""
+    if fmt not in READERS:
+        raise ImportFailed(f"Unknown format {fmt!r}: use one of {', '.join(READERS)}.")
+    implied = IMPLIED_MARKETS.get(fmt)
+    given = (market or "").strip().upper()
+    if implied:
+        if given and given != implied:
+            raise ImportFailed(f"{fmt} notices are always {implied}, not {given}.")
+        return implied
+    if not given:
+        raise ImportFailed(
+            f"Say which market {fmt} notices are for (--market, one of {', '.join(MARKETS)})."
+        )
+    if given not in MARKETS:
+        raise ImportFailed(f"Unknown market {given!r}: use one of {', '.join(MARKETS)}.")
+    return given
+
+
+def shown_location(location: str) -> str:
+    """A location as runs record it: a URL without any user or password in it."""
+    parts = urlsplit(location)
+    if parts.scheme in ("http", "https") and (parts.username or parts.password):
+        host = parts.hostname or ""
+        netloc = f"{host}:{parts.port}" if parts.port else host
+        return urlunsplit(parts._replace(netloc=netloc))
+    return location
+
+
+def import_notices(
+    fmt: str,
+    path_or_url: str,
+    *,
+    market: str | None = None,
+    since: date | None = None,
+    user: AbstractBaseUser | None = None,
+    progress: Progress | None = None,
+    dry_run: bool = False,
+    source: ImportSource | None = None,
+    policy: HttpPolicy | None = None,
+    sleep: Callable[[float], None] | None = None,
+) -> ImportRun:
+    """Import every notice of a file, folder or URL; the recorded run (unsaved on a dry run).
+
+    A run that could not read its source ends ``failed`` with ``error`` saying why; items that
+    failed inside a run that completed are in ``failures``.
+    """
+    market = check_market(fmt, market)
+    location = (path_or_url or "").strip()
+    if not location:
+        raise ImportFailed("Give a file, a folder or an http(s) URL to import from.")
+    run = ImportRun(
+        source=source,
+        format=fmt,
+        location=shown_location(location)[:500],
+        market=market,
+        since=since,
+        started_by=user if getattr(user, "pk", None) else None,
+    )
+    if not dry_run:
+        run.save()
+    context = _Context(
+        run=run,
+        fmt=fmt,
+        market=market,
+        dry_run=dry_run,
+        source=source,
+        categories={c.slug: c for c in Category.objects.all()},
+        rates={r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()},
+    )
+    try:
+        items = READERS[fmt].pieces(location, market=market, policy=policy, sleep=sleep)
+        _import_all(context, items, since, progress)
+        run.state = ImportRun.State.COMPLETED
+    except (ReadError, OSError) as exc:
+        run.state, run.error = ImportRun.State.FAILED, str(exc)
+    except Exception as exc:
+        logger.exception("import of %s failed", run.location)
+        run.state = ImportRun.State.FAILED
+        run.error = f"Unexpected error ({type(exc).__name__}: {exc}); tell the developers."
+    run.finished_at = timezone.now()
+    if not dry_run:
+        run.save()
+    return run
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+def _batched(groups: Iterable, size: int) -> Iterator[list]:
+    iterator = iter(groups)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+def _fail(run: ImportRun, place: str, notice_id: str, message: str) -> None:
+    run.failed += 1
+    if len(run.failures) < FAILURES_KEPT:
+        run.failures.append({"place": place, "notice_id": notice_id, "message": message})
+
+
+def _skip(run: ImportRun, reason: str) -> None:
+    run.skipped[reason] = run.skipped.get(reason, 0) + 1
+
+
+def _import_all(
+    context: _Context,
+    items: Iterable[Piece | Failure],
+    since: date | None,
+    progress: Progress | None,
+) -> None:
+    run = context.run
+    since_day = since.isoformat() if since else ""
+
+    def on_item(item: Piece | Failure) -> bool:
+        if isinstance(item, Failure):
+            _fail(run, item.place, item.notice_id, item.message)
+            return False
+        run.read += 1
+        if progress and run.read % 1000 == 0:
+            progress("read", run.read, 0)
+        day = iso_day(item.published)
+        if since_day and day and day < since_day:
+            _skip(run, SINCE_REASON)
+            return False
+        return True
+
+    total = [0]
+
+    def on_grouped(count: int) -> None:
+        total[0] = count
+        if progress:
+            progress("read", run.read, run.read)
+            progress("import", 0, count)
+
+    done = 0
+    groups = group_pieces(items, on_item=on_item, on_grouped=on_grouped)
+    for batch in _batched(groups, BATCH):
+        with transaction.atomic():
+            _import_batch(context, batch)
+            if not context.dry_run:
+                run.save()
+        done += len(batch)
+        if progress:
+            progress("import", done, total[0])
+    if progress and not total[0]:
+        progress("import", 0, 0)
+
+
+def _canonical(items: dict) -> str:
+    return json.dumps(items, sort_keys=True, ensure_ascii=False, default=json_default)
+
+
+def _import_batch(context: _Context, batch: list[tuple[str, list[Piece]]]) -> None:
+    run, reader = context.run, READERS[context.fmt]
+    existing = {
+        n.notice_id: n
+        for n in ImportedNotice.objects.select_for_update(of=("self",))
+        .select_related("tender", "tender__category")
+        .filter(scheme=context.fmt, notice_id__in=[notice_id for notice_id, _ in batch])
+    }
+    created: list[tuple[SourceTender, ImportedNotice]] = []
+    changed: list[ImportedNotice] = []
+    bodies: list[BodyEntry] = []
+    for notice_id, pieces in batch:
+        stored = existing.get(notice_id)
+        items = json.loads(stored.raw_text(), parse_float=Decimal) if stored else {}
+        for piece in pieces:
+            items[piece.item_id] = piece.payload
+        canonical = _canonical(items)
+        digest = hashlib.sha256(canonical.encode()).hexdigest()
+        if stored and stored.raw_hash == digest:
+            run.unchanged += 1
+            continue
+        place = pieces[-1].place
+        try:
+            built = reader.build(notice_id, list(items.values()), market=context.market)
+        except Exception as exc:  # a bad notice never stops the rest
+            _fail(run, place, notice_id, _message(exc))
+            continue
+        if isinstance(built, Skip):
+            _skip(run, built.reason)
+            continue
+        if built.deadline is None:
+            _skip(run, "no closing date")
+            continue
+        bodies += _body_entries(built)
+        raw = canonical.encode()
+        if stored is None:
+            tender, imported = _new_record(context, built)
+            imported.raw, imported.raw_hash = zlib.compress(raw, 6), digest
+            created.append((tender, imported))
+            run.created += 1
+            run.closed += bool(built.closed_reason)
+        else:
+            was = _update_record(context, stored, built)
+            stored.raw, stored.raw_hash = zlib.compress(raw, 6), digest
+            changed.append(stored)
+            run.updated += 1
+            run.closed += bool(built.closed_reason) and was != SourceTender.Status.CLOSED
+    if context.dry_run:
+        return
+    if created:
+        SourceTender.objects.bulk_create([t for t, _ in created])
+        for tender, imported in created:
+            imported.tender = tender
+        ImportedNotice.objects.bulk_create([i for _, i in created])
+    if changed:
+        SourceTender.objects.bulk_update([n.tender for n in changed], RECORD_FIELDS)
+        ImportedNotice.objects.bulk_update(changed, NOTICE_FIELDS)
+    if bodies:
+        remember_bodies(bodies)
+
+
+def _message(exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, ValueError | KeyError | TypeError):
+        return f"{text[:400]}; fix it at the source and import again"
+    return f"{type(exc).__name__}: {text[:400]}; tell the developers"
+
+
+def _body_entries(notice: Notice) -> list[BodyEntry]:
+    groups: dict[str, list[BodyName]] = {}
+    entries = []
+    for name in notice.names:
+        if name.kind == PublicBody.Kind.PERSON or not name.group:
+            entries.append(
+                BodyEntry(
+                    market=notice.market, names=[BodyName(name.name, name.lang)], kind=name.kind
+                )
+            )
+        else:
+            groups.setdefault(name.group, []).append(BodyName(name.name, name.lang))
+    entries += [BodyEntry(market=notice.market, names=names) for names in groups.values()]
+    return entries
+
+
+# --- one record ---------------------------------------------------------------------------
+
+RECORD_FIELDS = [
+    "market", "category", "buyer_name", "reference", "source_url", "deadline", "amount",
+    "currency", "title", "description", "summary_en", "summary_zh", "summary_zht", "status",
+    "updated_at",
+]  # fmt: skip
+NOTICE_FIELDS = [
+    "raw", "raw_hash", "state_at_source", "closed_reason", "notes", "draft_hash", "last_run",
+    "source", "updated_at",
+]  # fmt: skip
+
+
+def _category(context: _Context, notice: Notice) -> tuple[Category, list[str]]:
+    notes = []
+    if notice.category:
+        if notice.category in context.categories:
+            return context.categories[notice.category], []
+        notes.append(f"category {notice.category!r} is not one of ours: classified instead")
+    slug, how = classify(
+        notice.classifications, words=f"{notice.title} {notice.need_zh}", nature=notice.nature
+    )
+    if how in ("default",) or how.startswith("nature"):
+        notes.append(f"category guessed ({how}): check it")
+    category = context.categories.get(slug) or next(iter(context.categories.values()))
+    return category, notes
+
+
+def _fill(tender: SourceTender, notice: Notice, category: Category) -> None:
+    tender.market = notice.market
+    tender.category = category
+    tender.buyer_name = notice.buyer_name[:300]
+    tender.reference = notice.reference[:120]
+    tender.source_url = notice.source_url[:500]
+    tender.deadline = notice.deadline
+    tender.amount = notice.amount
+    tender.currency = notice.currency if notice.amount is not None else ""
+    tender.title = notice.title[:500]
+    tender.description = notice.description
+
+
+def _names_buyer(need: str, notice: Notice) -> bool:
+    """Whether the need spells a body the notice names, in any script (the record knows one
+    buyer name; a notice gives several: departments, Chinese names)."""
+    folded = fold(to_simplified(need))
+    for name in notice.names:
+        key = fold(to_simplified(name.name)).strip()
+        if len(key.replace(" ", "")) < 2:
+            continue
+        if f" {key} " in folded if key.isascii() else key in folded:
+            return True
+    return False
+
+
+def _draft(context: _Context, tender: SourceTender, notice: Notice) -> tuple[dict, list[str]]:
+    """The three summaries from public facts, with the title as the need only where the gate
+    finds it clean; and notes for the curator. One scan when the title passes (the usual
+    case); a language whose title brings findings is drafted again without it."""
+    notes = []
+    try:
+        band = buckets.value_band(tender.amount, tender.currency, context.rates)
+    except buckets.MissingRate as exc:
+        band = None
+        notes.append(f"drafted without a size: {exc}")
+    needs = {"en": notice.need_en, "zh": notice.need_zh}
+    for lang, need in needs.items():
+        if not need:
+            continue
+        if len(need) > NEED_MAX_LENGTH:
+            why = f"it is longer than {NEED_MAX_LENGTH} characters"
+        elif _names_buyer(need, notice):
+            why = "it names a body of the notice"
+        else:
+            continue
+        needs[lang] = ""
+        notes.append(f"title not used in the {LANG_NAMES[lang]} summary: {why}")
+    category = tender.category
+
+    def make() -> dict:
+        return draft_summaries(
+            category_slug=category.slug,
+            category_en=category.name_en,
+            category_zh=category.name_zh,
+            market=tender.market,
+            value_band=band,
+            need_en=needs["en"],
+            need_zh=needs["zh"],
+            procedure=notice.procedure,
+        ).as_dict()
+
+    secrets = RecordSecrets.of(tender)
+    draft = make()
+    findings = scan(draft, secrets)
+    for _attempt in range(2):
+        if not findings or not any(needs.values()):
+            break
+        # Drop the title from the languages with findings; at the second try, from all.
+        for lang, fields in LANG_FIELDS.items():
+            mine = [f for f in findings if f.lang in fields]
+            if needs[lang] and (mine or _attempt):
+                needs[lang] = ""
+                labels = ", ".join(sorted({f.label for f in mine or findings}))
+                notes.append(
+                    f"title not used in the {LANG_NAMES[lang]} summary: the gate found {labels}"
+                )
+        draft = make()
+        findings = scan(draft, secrets)
+    if findings:
+        notes.append("the draft has findings: " + "; ".join(f.describe() for f in findings))
+    return draft, notes
+
+
+LANG_FIELDS = {"en": ("en",), "zh": ("zh", "zht")}
+LANG_NAMES = {"en": "English", "zh": "Chinese"}
+
+
+def _draft_hash(summaries: dict) -> str:
+    return hashlib.sha256(_canonical(summaries).encode()).hexdigest()
+
+
+def _summaries(tender: SourceTender) -> dict:
+    return {"en": tender.summary_en, "zh": tender.summary_zh, "zht": tender.summary_zht}
+
+
+def _set_summaries(tender: SourceTender, summaries: dict) -> None:
+    tender.summary_en, tender.summary_zh, tender.summary_zht = (
+        summaries["en"],
+        summaries["zh"],
+        summaries["zht"],
+    )
+
+
+def _new_record(context: _Context, notice: Notice) -> tuple[SourceTender, ImportedNotice]:
+    category, notes = _category(context, notice)
+    tender = SourceTender()
+    _fill(tender, notice, category)
+    draft, draft_notes = _draft(context, tender, notice)
+    _set_summaries(tender, draft)
+    closed = bool(notice.closed_reason)
+    tender.status = SourceTender.Status.CLOSED if closed else SourceTender.Status.DRAFT
+    imported = ImportedNotice(
+        scheme=context.fmt,
+        notice_id=notice.notice_id,
+        source=context.source,
+        state_at_source=notice.state,
+        closed_reason=notice.closed_reason,
+        notes=[*notice.notes, *notes, *draft_notes],
+        draft_hash=_draft_hash(draft),
+        first_run=context.run if context.run.pk else None,
+        last_run=context.run if context.run.pk else None,
+    )
+    return tender, imported
+
+
+def _update_record(context: _Context, imported: ImportedNotice, notice: Notice) -> str:
+    """Update the record from the notice; returns its status before."""
+    tender = imported.tender
+    was = tender.status
+    category, notes = _category(context, notice)
+    if was != SourceTender.Status.DRAFT and tender.category_id != category.pk:
+        # A curator may have corrected the category; an update does not undo it.
+        category = tender.category
+        notes = []
+    _fill(tender, notice, category)
+    draft, draft_notes = _draft(context, tender, notice)
+    edited = imported.draft_hash and _draft_hash(_summaries(tender)) != imported.draft_hash
+    if edited:
+        draft_notes.append("summaries were edited by staff: kept; check them against the update")
+    elif _summaries(tender) != draft:
+        _set_summaries(tender, draft)
+        if was == SourceTender.Status.APPROVED:
+            tender.status = SourceTender.Status.DRAFT
+    if notice.closed_reason:
+        tender.status = SourceTender.Status.CLOSED
+    elif was == SourceTender.Status.CLOSED:
+        tender.status = SourceTender.Status.DRAFT
+    tender.updated_at = imported.updated_at = timezone.now()
+    imported.state_at_source = notice.state
+    imported.closed_reason = notice.closed_reason
+    imported.notes = [*notice.notes, *notes, *draft_notes]
+    if not edited:
+        imported.draft_hash = _draft_hash(draft)
+    imported.last_run = context.run if context.run.pk else imported.last_run
+    imported.source = context.source or imported.source
+    return was
+
+
+__all__ = [
+    "IMPLIED_MARKETS",
+    "READERS",
+    "ImportFailed",
+    "ImportFormat",
+    "check_market",
+    "import_from_source",
+    "import_notices",
+]

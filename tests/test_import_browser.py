@@ -1,0 +1,52 @@
+"""In a real browser: a curator uploads the HK GLD file, reads the run, opens an imported
+record. Debian's Chromium through Playwright (as tests/test_browser.py); screenshots go to
+``test-artifacts/browser/``."""
+
+import secrets
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tenders.models import ImportedNotice, ImportRun
+from tests.test_browser import browser_page, shot  # noqa: F401  (the fixture)
+
+HK_FILE = Path(__file__).resolve().parent / "data" / "gld" / "TenderNotice.xml"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_curator_uploads_a_file_and_reads_the_run(live_server, browser_page):  # noqa: F811
+    page = browser_page
+    password = secrets.token_urlsafe(16)
+    get_user_model().objects.create_superuser("importer", "importer@example.org", password)
+    base = live_server.url
+    page.goto(f"{base}/admin/login/?next=/admin/tenders/importrun/")
+    page.fill("#id_username", "importer")
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
+    page.click("text=Import a file")
+    page.select_option("#id_format", "gld")
+    page.set_input_files("#id_file", str(HK_FILE))
+    shot(page, "import-01-upload")
+    page.click("input[type=submit][value=Import]")
+    page.wait_for_selector("ul.messagelist")
+    run = ImportRun.objects.get()
+    assert page.inner_text("ul.messagelist") == (
+        "Imported upload TenderNotice.xml: 3 read: 3 created, 0 updated, 0 unchanged, "
+        "0 closed at source, 0 failed."
+    )
+    assert page.url == f"{base}/admin/tenders/importrun/{run.pk}/change/"
+    assert page.inner_text(".field-created .readonly") == "3"
+    shot(page, "import-02-run")
+
+    cleaning = ImportedNotice.objects.get(notice_id="FEHD/T/2026/0042").tender
+    page.goto(f"{base}/admin/tenders/sourcetender/{cleaning.pk}/change/")
+    imported = page.inner_text(".field-imported_from .readonly")
+    assert imported.startswith(
+        f"GLD notice FEHD/T/2026/0042, state at source: active (last import: run {run.pk})"
+    )
+    assert "the closing date was revised" in imported
+    assert "ready to approve" in page.inner_text("#gate-findings")
+    shot(page, "import-03-record")
