@@ -19,8 +19,8 @@ from .feed import (
     WithheldRecord,
     new_real_listing_id,
 )
-from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 from .gate import GateAllowance
+from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 
 __all__ = [
     "CATEGORY_CELL",
