@@ -425,16 +425,27 @@ def _date_group(day: date) -> tuple[tuple[str, str, bool], ...]:
     return tuple(("deadline_date", n, True) for n in date_needles(day))
 
 
+@lru_cache(maxsize=4096)
+def _contact_group(name: str) -> tuple[tuple[tuple[str, str, bool], ...], tuple[str, ...]]:
+    if _has_cjk(name):
+        needles = sorted({to_simplified(name), to_traditional(name)})
+        return tuple(("contact_name", n, False) for n in needles), tuple(needles)
+    needle = _folded(name)
+    if len(needle) >= 5 and " " in needle:
+        return (("contact_name", needle, True),), (_longest_piece(needle),)
+    return (), ()
+
+
 def secret_needles(secrets: RecordSecrets) -> Needles:
-    """The needles of one record. Cheap: the parts that recur (buyer, host, dates) are cached."""
-    folded, exact, keys = _buyer_group(secrets.buyer_name or "")
+    """The needles of one record. Cheap: the parts that recur (buyer, host, dates, bodies and
+    contacts of the notice text) are cached, and joined once."""
+    buyer = secrets.buyer_name or ""
+    b_folded, b_exact, b_keys = _buyer_group(buyer)
     h_folded, compact, h_exact, h_keys = _host_group(_host_of(secrets.source_url or ""))
-    folded += h_folded
-    exact += h_exact
-    keys += h_keys
+    folded, exact, keys = [*b_folded, *h_folded], [*b_exact, *h_exact], [*b_keys, *h_keys]
     references = _reference_needles(secrets.reference or "")
-    folded += tuple(("reference", n, True) for n in references)
-    keys += tuple(_longest_piece(n) for n in references)
+    folded += [("reference", n, True) for n in references]
+    keys += [_longest_piece(n) for n in references]
     for day in deadline_days(secrets.deadline, secrets.market):
         folded += _date_group(day)
         keys += date_keys(day)
@@ -442,21 +453,16 @@ def secret_needles(secrets: RecordSecrets) -> Needles:
     if amount is not None:
         keys += amount_keys(amount)
     for name in _unique(secrets.body_names):
-        b_folded, b_exact, b_keys = _buyer_group(name)
-        folded += b_folded
-        exact += b_exact
-        keys += b_keys
+        if name != buyer:  # a notice usually names its own buyer: needles already made
+            n_folded, n_exact, n_keys = _buyer_group(name)
+            folded += n_folded
+            exact += n_exact
+            keys += n_keys
     for name in _unique(secrets.contact_names):
-        if _has_cjk(name):
-            for needle in {to_simplified(name), to_traditional(name)}:
-                folded += (("contact_name", needle, False),)
-                keys += (needle,)
-            continue
-        needle = _folded(name)
-        if len(needle) >= 5 and " " in needle:
-            folded += (("contact_name", needle, True),)
-            keys += (_longest_piece(needle),)
-    return Needles(folded, compact, exact, keys, amount)
+        c_folded, c_keys = _contact_group(name)
+        folded += c_folded
+        keys += c_keys
+    return Needles(tuple(folded), compact, tuple(exact), tuple(keys), amount)
 
 
 def _unique(values: Iterable[str]) -> list[str]:
