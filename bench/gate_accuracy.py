@@ -11,39 +11,18 @@ over the planted-secret suite and the clean corpus of ``tests/gate_corpus.py``:
 """
 
 import sys
-from decimal import Decimal
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tenders.sanitize import Gate, RecordSecrets
-from tests.gate_corpus import DEADLINE, clean_corpus, directory_entries, planted
-
-
-def secrets_of(item) -> RecordSecrets:
-    return RecordSecrets.of(
-        type(
-            "Record",
-            (),
-            {
-                "buyer_name": item.buyer_name,
-                "reference": "HDWO/T/2026/0001",
-                "source_url": "https://procurement.example.gov.hk/notice/1234",
-                "deadline": DEADLINE,
-                "amount": Decimal("1000000"),
-                "currency": "HKD",
-                "market": item.market,
-                "title": "Supply of network switches",
-                "description": item.description,
-            },
-        )
-    )
+from tenders.sanitize import Gate
+from tests.gate_corpus import PLAIN, clean_corpus, directory_entries, planted, record_secrets
 
 
 def caught(gate: Gate, item) -> bool:
     start = item.text.index(item.secret)
     end = start + len(item.secret)
-    findings = gate.scan({item.lang: item.text}, secrets_of(item))
+    findings = gate.scan({item.lang: item.text}, record_secrets(item))
     return any(f.start < end and start < f.end for f in findings)
 
 
@@ -62,19 +41,10 @@ def main() -> None:
         print(f"  {cls:20s} {total:4d} planted, {lost} missed")
     for item in missed:
         print(f"  MISSED {item.cls}: {item.secret!r} in {item.text!r}")
-    plain_secrets = RecordSecrets(
-        buyer_name="Harbour District Works Office",
-        reference="HDWO/T/2026/0001",
-        source_url="https://procurement.example.gov.hk/notice/1234",
-        deadline=DEADLINE,
-        amount=Decimal("1000000"),
-        currency="HKD",
-        market="HK",
-    )
     corpus = clean_corpus()
     noisy = {True: [], False: []}
     for lang, text, technical in corpus:
-        findings = gate.scan({lang: text}, plain_secrets)
+        findings = gate.scan({lang: text}, PLAIN)
         if findings:
             noisy[technical].append((text, [f.describe() for f in findings]))
     for technical, label in ((False, "plain"), (True, "technical")):

@@ -12,9 +12,11 @@ bench/gate_accuracy.py (which prints the rates).
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from decimal import Decimal
+from types import SimpleNamespace
 
 from tenders.chinese import to_simplified, to_traditional
-from tenders.sanitize import NameEntry
+from tenders.sanitize import NameEntry, RecordSecrets
 from tenders.sanitize.names import seed_entries
 
 DEADLINE = datetime(2026, 12, 17, 9, 0, tzinfo=UTC)
@@ -32,6 +34,28 @@ class Planted:
     description: str = "Raw notice text."
     market: str = "HK"
     extra: dict = field(default_factory=dict, hash=False, compare=False)
+
+
+# The private facts of every record of the suite (a planted item may change buyer, market and
+# notice text); clean summaries are checked against them too.
+PLAIN = RecordSecrets(
+    buyer_name="Harbour District Works Office",
+    reference="HDWO/T/2026/0001",
+    source_url="https://procurement.example.gov.hk/notice/1234",
+    deadline=DEADLINE,
+    amount=Decimal("1000000"),
+    currency="HKD",
+    market="HK",
+)
+
+
+def record_secrets(item: Planted) -> RecordSecrets:
+    """The secrets of the record an item is planted in (read from its notice, as the admin and
+    publication read them)."""
+    record = SimpleNamespace(**{**PLAIN.__dict__, "contact_names": None, "body_names": None})
+    record.buyer_name, record.market = item.buyer_name, item.market
+    record.title, record.description = "Supply of network switches", item.description
+    return RecordSecrets.of(record)
 
 
 # Names the importers put in the directory (people and a council the seed list lacks).

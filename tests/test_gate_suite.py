@@ -4,45 +4,26 @@ summaries, plain or technical, are all published."""
 
 import gzip
 import json
-from decimal import Decimal
 
 import pytest
 from django.core.files.storage import default_storage
 
 from tenders import services
 from tenders.directory import BodyEntry, BodyName, remember_bodies
-from tenders.models import SourceTender
-from tenders.sanitize import Gate, RecordSecrets
+from tenders.sanitize import Gate
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
-from tests.gate_corpus import DEADLINE, IMPORTED, clean_corpus, directory_entries, planted
-
-GATE = Gate.of_names(directory_entries())
-PLAIN = RecordSecrets(
-    buyer_name="Harbour District Works Office",
-    reference="HDWO/T/2026/0001",
-    source_url="https://procurement.example.gov.hk/notice/1234",
-    deadline=DEADLINE,
-    amount=Decimal("1000000"),
-    currency="HKD",
-    market="HK",
+from tests.gate_corpus import (
+    DEADLINE,
+    IMPORTED,
+    PLAIN,
+    clean_corpus,
+    directory_entries,
+    planted,
+    record_secrets,
 )
 
-
-def _record_secrets(item) -> RecordSecrets:
-    return RecordSecrets.of(
-        SourceTender(
-            buyer_name=item.buyer_name,
-            reference=PLAIN.reference,
-            source_url=PLAIN.source_url,
-            deadline=DEADLINE,
-            amount=PLAIN.amount,
-            currency="HKD",
-            market=item.market,
-            title="Supply of network switches",
-            description=item.description,
-        )
-    )
+GATE = Gate.of_names(directory_entries())
 
 
 def test_the_suite_covers_every_class_of_the_issue():
@@ -70,7 +51,7 @@ def test_every_planted_secret_is_found_where_it_stands():
     for item in planted():
         start = item.text.index(item.secret)
         end = start + len(item.secret)
-        findings = GATE.scan({item.lang: item.text}, _record_secrets(item))
+        findings = GATE.scan({item.lang: item.text}, record_secrets(item))
         if not any(f.start < end and start < f.end for f in findings):
             missed.append((item.cls, item.secret, item.text))
     assert missed == []

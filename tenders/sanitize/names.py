@@ -139,7 +139,9 @@ def abbreviation_rule(abbr: str) -> str:
     return "weak"
 
 
-def _latin_variants(name: str) -> set[str]:
+def latin_variants(name: str) -> set[str]:
+    """A name with and without a leading "The", with "&" or "and", and its words shortened
+    or spelled out ("Govt Logistics Dept" of "Government Logistics Department")."""
     variants = {name, re.sub(r"^(?i:the)\s+", "", name)}
     for v in list(variants):
         variants |= {v.replace("&", " and "), re.sub(r"\s+and\s+", " & ", v)}
@@ -192,7 +194,7 @@ def _capitalised(name: str) -> frozenset[str]:
 
 def _latin_patterns(entry: NameEntry, kind: str, why: str) -> Iterator[Pattern]:
     capitals = _capitalised(entry.name)
-    for variant in _latin_variants(entry.name):
+    for variant in latin_variants(entry.name):
         needle = fold(variant).strip()
         words = needle.split()
         if not words:

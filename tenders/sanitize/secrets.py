@@ -22,7 +22,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from ..chinese import to_simplified, to_traditional
-from .names import abbreviation_rule, partial_names
+from .names import abbreviation_rule, latin_variants, partial_names
 from .text import MONTHS, fold
 from .words import ORDINARY_WORDS
 
@@ -78,16 +78,6 @@ MARKET_ZONES = {
 }
 _STOP_WORDS = _words(
     "of and for the to in on at de des du da do dos das la le les para e et y & und"
-)
-_ABBREVIATIONS = (
-    ("department", "dept"),
-    ("government", "govt"),
-    ("saint", "st"),
-    ("company", "co"),
-    ("limited", "ltd"),
-    ("corporation", "corp"),
-    ("incorporated", "inc"),
-    ("university", "univ"),
 )
 # First labels of source hosts that say nothing about the source.
 _GENERIC_LABELS = _words(
@@ -236,13 +226,7 @@ def buyer_needles(name: str) -> tuple[tuple[str, bool], tuple[str, ...]]:
     name = " ".join(name.split())
     if not name:
         return (), ()
-    variants = {name, name.removeprefix("The ").removeprefix("the ")}
-    for v in list(variants):
-        variants |= {v.replace("&", " and "), v.replace(" and ", " & ")}
-        lowered = v.lower()
-        for word, short in _ABBREVIATIONS:
-            if re.search(rf"\b{word}\b", lowered):
-                variants.add(re.sub(rf"\b{word}\b", short, lowered))
+    variants = latin_variants(name)
     if _has_cjk(name):
         variants |= {to_traditional(v) for v in variants} | {to_simplified(v) for v in variants}
     folded = []
