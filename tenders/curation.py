@@ -28,9 +28,9 @@ from .chinese import to_traditional
 from .drafting import NEED_MAX_LENGTH, draft_summaries
 from .ids import is_listing_id
 from .models import CurrencyRate, Issue, SourceTender
+from .publication import PublicationError, PublicationSummary, publish_issue, withdraw_row
 from .sanitize import Finding, Gate, RecordSecrets, clean_text
 from .sanitize.loading import current_gate
-from .services import PublicationError, PublicationSummary, publish_issue, withdraw_row
 
 # The acting staff member; None for a caller with no user (a script), which logs nothing.
 Actor = AbstractBaseUser | None

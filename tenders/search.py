@@ -21,7 +21,6 @@ everything takes (publication builds it for every issue).
 import re
 import unicodedata
 
-from django.db import connection
 from django.db.models import Q
 
 # Han ideographs (with extension A and compatibility forms), kana, Hangul and CJK punctuation.
@@ -32,6 +31,13 @@ _WIDE = (
 _WIDE_CHAR = re.compile(f"[{_WIDE}]")
 _WIDE_RUN = re.compile(f"[{_WIDE}]+")
 _WIDE_RUN_SPLIT = re.compile(f"([{_WIDE}]+)")
+
+# The search indexes every snapshot gets where the store has them (PostgreSQL), by name:
+# trigrams of the Latin text, and the CJK characters (``matches`` relies on both).
+INDEXES = {
+    "latin": "USING gin (search_latin gin_trgm_ops)",
+    "cjk": "USING gin (search_cjk jsonb_path_ops)",
+}
 
 
 def _space_run(match: re.Match) -> str:
@@ -77,7 +83,9 @@ def matches(query: str) -> Q:
     if not pattern:
         raise ValueError("empty search query")
     exact = Q(search_text__contains=pattern)
-    if connection.vendor != "postgresql":
+    from .publication.storage import snapshot_store  # the store builds on this module
+
+    if not snapshot_store().indexed_search:
         return exact
     chars = sorted(set(_WIDE_CHAR.findall(pattern)))
     if chars:

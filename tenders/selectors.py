@@ -22,16 +22,17 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.core.cache import cache
 from django.core.files.storage import default_storage
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError
 from django.db.models import Sum
 from django.utils import timezone
 
 from config.errors import ApiError
 
-from . import cursors, ids, partitions
+from . import cursors, ids
 from .calendar import rfc3339
 from .filters import REST, ListQuery, Surface, Vocabulary, parse_list_params, parse_row_params
 from .models import Issue, IssueCount, SnapshotRow
+from .publication.storage import snapshot_store
 from .rows import ROW_COLUMNS, SCHEMA_NAME, collapse, row_from_values
 
 log = logging.getLogger(__name__)
@@ -193,23 +194,9 @@ def _read_page(plan: ListPlan, total: int) -> list[tuple]:
     if plan.after is not None:
         rows = rows.filter(sort_key__gt=plan.after)
     page = rows.order_by("sort_key").values_list(*ROW_COLUMNS)[: plan.query.limit + 1]
-    if not partitions.is_postgres():
-        return list(page)
     planner = WALK if total >= WALK_SHARE * plan.issue.rows_total else COLLECT
-    enclosed = connection.in_atomic_block
-    # The settings are local to the transaction; when it is the caller's and goes on, they are
-    # restored at once. No savepoint: nothing here writes.
-    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(planner)),
-            [item for pair in planner.items() for item in pair],
-        )
+    with snapshot_store().planner_hints(planner):
         values = list(page)
-        if enclosed:
-            cursor.execute(
-                "SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name = ANY(%s)",
-                [list(planner)],
-            )
     return values
 
 

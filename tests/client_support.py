@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
-from tenders import services
+from tenders import publication
 from tenders.models import Issue, SnapshotRow
 from tenders_client import cli
 from tests.factories import SourceTenderFactory, category
@@ -98,7 +98,7 @@ def publish_small(now, *, days_from=None) -> Issue:
             summary_zht=spec["zht"],
             lead_ok=spec["lead_ok"],
         )
-    return services.publish_issue(now=now).issue
+    return publication.publish_issue(now=now).issue
 
 
 def ordered_ids(issue: Issue, ids=None) -> list[str]:

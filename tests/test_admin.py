@@ -11,8 +11,8 @@ from django.urls import reverse
 from tenders import curation
 from tenders.chinese import to_traditional
 from tenders.models import Category, CurrencyRate, Issue, SourceTender
+from tenders.publication import PublicationError
 from tenders.selectors import current_issue
-from tenders.services import PublicationError
 from tests.factories import SourceTenderFactory
 
 pytestmark = pytest.mark.django_db

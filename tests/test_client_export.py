@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from tenders import services
+from tenders import publication
 from tenders.models import Issue
 from tenders_client.http import Api
 from tests.api.feed import make_records, publish_feed
@@ -126,7 +126,7 @@ def publish_after_pages(monkeypatch, t0, pages: set[int]):
         served.append(len(body["data"]))
         if len(served) in pages:
             make_records(t0, 6, start=500 + 10 * len(served))
-            services.publish_issue(now=t0 + timedelta(minutes=len(served)))
+            publication.publish_issue(now=t0 + timedelta(minutes=len(served)))
         return body
 
     monkeypatch.setattr(Api, "list_page", list_page)

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tenders import allowances, curation, services
 from tenders.models import GateAllowance, PublicBody, PublicBodyName, SourceTender
-from tenders.sanitize import fingerprint
+from tenders.sanitize import gate_fingerprint
 from tenders.sanitize.loading import current_gate
 from tests.factories import SourceTenderFactory
 
@@ -36,7 +36,7 @@ def test_the_seed_list_is_in_the_directory_and_the_gate_reads_it():
 def test_a_name_added_in_the_admin_is_found_at_once(admin_client):
     record = SourceTenderFactory(summary_en="Cleaning for the Lantau Ferry Trust.")
     assert curation.tender_findings(record) == []
-    before = fingerprint()
+    before = gate_fingerprint()
     response = admin_client.post(
         reverse("admin:tenders_publicbody_add"),
         {
@@ -53,7 +53,7 @@ def test_a_name_added_in_the_admin_is_found_at_once(admin_client):
         },
     )
     assert response.status_code == 302
-    assert fingerprint() != before
+    assert gate_fingerprint() != before
     assert [f.kind for f in curation.tender_findings(record)] == ["public_body"]
     assert LogEntry.objects.filter(action_flag=ADDITION, object_repr="Lantau Ferry Trust (HK)")
 

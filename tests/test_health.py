@@ -3,7 +3,7 @@ from datetime import timedelta
 import pytest
 from django.db import DatabaseError
 
-from tenders import selectors, services
+from tenders import publication, selectors
 from tests.factories import SourceTenderFactory
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def test_health_is_unavailable_before_the_first_issue(client):
 
 def test_health_ok_then_degraded_when_stale(client, t0):
     SourceTenderFactory()
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
     record = selectors.feed_health(now=t0 + timedelta(days=8))
     assert record == {
         "status": "ok",

@@ -25,7 +25,7 @@ from tenders.models import (
     SnapshotRow,
     SourceTender,
 )
-from tenders.services import publish_issue
+from tenders.publication import publish_issue
 
 pytestmark = pytest.mark.django_db
 

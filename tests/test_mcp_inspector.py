@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tenders import services
+from tenders import publication
 from tests.factories import SourceTenderFactory
 from tests.mcp_support import TOOL_NAMES
 
@@ -55,7 +55,7 @@ def test_the_inspector_lists_the_tools_without_a_portability_warning(inspector):
 def test_the_inspector_calls_list_tenders_with_typed_arguments(inspector, t0):
     for market in ("HK", "HK", "SG", "GB"):
         SourceTenderFactory(market=market)
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
     called = inspector(
         "--method",
         "tools/call",

@@ -20,7 +20,7 @@ from mcp_server import views
 from mcp_server.protocol import McpProtocol
 from mcp_server.server import protocol, server_info
 from mcp_server.tools import LIST_ENVELOPE, LIST_TENDERS_ARGUMENTS, Tool, ToolRegistry
-from tenders import services
+from tenders import publication
 from tenders.models import SnapshotRow
 from tenders.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
@@ -44,7 +44,7 @@ def feed(t0):
     """A published issue of five rows in three markets."""
     for market in ("HK", "HK", "SG", "SG", "GB"):
         SourceTenderFactory(market=market)
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
     return list(SnapshotRow.objects.order_by("sort_key").values_list("asaptic_id", flat=True))
 
 

@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 from mcp_server import tools
 from mcp_server.tools import LIST_ENVELOPE, REGISTRY, rest_query
 from sourcing import selectors as sourcing
-from tenders import contract, services
+from tenders import contract, publication
 from tenders.models import SnapshotRow
 from tenders.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
@@ -156,7 +156,7 @@ def published_rows(db, t0):
     SourceTenderFactory(market="HK", amount=None, currency="")
     SourceTenderFactory(market="SG")
     SourceTenderFactory(market="GB", lead_ok=False)
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
     return [
         row_from_values(values)
         for values in SnapshotRow.objects.order_by("sort_key").values_list(*ROW_COLUMNS)
@@ -271,7 +271,7 @@ def test_get_lane_capability_and_engagement():
 def test_list_tenders_and_rest_return_identical_data(client, t0):
     for market in ("HK", "HK", "SG", "SG", "GB"):
         SourceTenderFactory(market=market)
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
 
     def rest(query: dict) -> tuple[int, dict]:
         response = client.get("/api/v1/tenders", query)

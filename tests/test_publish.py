@@ -11,10 +11,14 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tenders import partitions, planning, services
+from tenders import publication
+from tenders.directory import BodyEntry, BodyName, directory_fingerprint, remember_bodies
 from tenders.ids import sort_key
 from tenders.models import Issue, IssueCount, SnapshotRow, SourceTender, WithheldRecord
+from tenders.publication import planning, publish, storage
 from tenders.rows import ROW_FIELDS
+from tenders.sanitize import fingerprint
+from tenders.sanitize.loading import allowances_fingerprint
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory, category
 
@@ -42,7 +46,7 @@ def test_publishes_approved_clean_records_with_public_fields_only(t0):
     )
     leaking = SourceTenderFactory(summary_en="Contact buyer@example.gov.hk for documents.")
 
-    summary = services.publish_issue(now=t0)
+    summary = publication.publish_issue(now=t0)
 
     issue = current_issue()
     assert issue == summary.issue
@@ -73,7 +77,7 @@ def test_publishes_approved_clean_records_with_public_fields_only(t0):
 def test_flat_file_holds_exactly_the_public_rows_in_sort_key_order(t0):
     for _ in range(7):
         SourceTenderFactory()
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
     issue = current_issue()
     document = read_flat_file(issue)
     assert list(document) == ["generated", "issue_id", "total", "withheld", "rows"]
@@ -102,7 +106,7 @@ def test_buckets_are_computed_against_generated_not_the_wall_clock(t0):
         listing_id="AT-TEST-000000000G", deadline=t0 + timedelta(days=28, seconds=1)
     )
     SourceTenderFactory(listing_id="AT-TEST-000000000X", deadline=t0 - timedelta(days=29))
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
     buckets = {k: r.closing_bucket for k, r in rows_of(current_issue()).items()}
     assert buckets == {
         "AT-TEST-000000000P": "deadline_passed",
@@ -115,12 +119,12 @@ def test_buckets_are_computed_against_generated_not_the_wall_clock(t0):
 
 def test_new_continuing_dropped_against_the_previous_week(t0):
     a, b, c = SourceTenderFactory(), SourceTenderFactory(), SourceTenderFactory()
-    first = services.publish_issue(now=t0).issue
+    first = publication.publish_issue(now=t0).issue
     c.status = SourceTender.Status.DRAFT
     c.save()
     d = SourceTenderFactory()
 
-    summary = services.publish_issue(now=t0 + WEEK)
+    summary = publication.publish_issue(now=t0 + WEEK)
 
     second = summary.issue
     assert (second.issue_id, second.previous) == ("2026-W49", first)
@@ -134,9 +138,9 @@ def test_new_continuing_dropped_against_the_previous_week(t0):
 
 def test_same_week_republish_replaces_the_snapshot(t0):
     SourceTenderFactory()
-    first = services.publish_issue(now=t0).issue
+    first = publication.publish_issue(now=t0).issue
     added = SourceTenderFactory()
-    second = services.publish_issue(now=t0 + timedelta(hours=3)).issue
+    second = publication.publish_issue(now=t0 + timedelta(hours=3)).issue
 
     first.refresh_from_db()
     assert (first.state, first.is_current, first.replaced_at) == (
@@ -153,46 +157,45 @@ def test_same_week_republish_replaces_the_snapshot(t0):
 
 def test_a_failure_halfway_leaves_the_old_issue_current(t0, monkeypatch):
     SourceTenderFactory()
-    good = services.publish_issue(now=t0).issue
+    good = publication.publish_issue(now=t0).issue
     SourceTenderFactory()
 
     def broken(issue):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services, "_write_flat_file", broken)
+    monkeypatch.setattr(publish, "write_flat_file", broken)
     with pytest.raises(RuntimeError, match="disk full"):
-        services.publish_issue(now=t0 + WEEK)
+        publication.publish_issue(now=t0 + WEEK)
 
     assert current_issue() == good
     failed = Issue.objects.exclude(pk=good.pk).get()
     assert (failed.state, failed.is_current, failed.rows_pruned) == ("failed", False, True)
     assert not SnapshotRow.objects.filter(issue=failed).exists()
-    if partitions.is_postgres():
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT to_regclass(%s)", [partitions.partition_name(failed.pk)])
-            assert cursor.fetchone()[0] is None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass(%s)", [storage.partition_name(failed.pk)])
+        assert cursor.fetchone()[0] is None
 
 
 def test_publishing_an_earlier_week_than_the_current_issue_is_refused(t0):
     SourceTenderFactory()
-    services.publish_issue(now=t0)
-    with pytest.raises(services.PublicationError, match="earlier week"):
-        services.publish_issue(now=t0 - WEEK)
+    publication.publish_issue(now=t0)
+    with pytest.raises(publication.PublicationError, match="earlier week"):
+        publication.publish_issue(now=t0 - WEEK)
 
 
 def test_dry_run_reports_the_same_counts_and_writes_nothing(t0):
     SourceTenderFactory()
     SourceTenderFactory(summary_zh="联络 buyer@example.gov.hk")
-    preview = services.publish_issue(now=t0, dry_run=True)
+    preview = publication.publish_issue(now=t0, dry_run=True)
     assert (preview.published, preview.withheld, preview.new, preview.issue) == (1, 1, 1, None)
     assert not Issue.objects.exists() and not SnapshotRow.objects.exists()
-    real = services.publish_issue(now=t0)
+    real = publication.publish_issue(now=t0)
     assert (real.published, real.withheld, real.new) == (1, 1, 1)
 
 
 def test_missing_currency_rate_withholds_with_a_reason(t0):
     SourceTenderFactory(amount=Decimal("5000"), currency="JPY")
-    summary = services.publish_issue(now=t0)
+    summary = publication.publish_issue(now=t0)
     assert (summary.published, summary.withheld) == (0, 1)
     assert summary.withheld_samples[0][1] == [
         "missing rate: No USD rate for currency 'JPY'; add it under Currency rates."
@@ -203,7 +206,7 @@ def test_counts_and_facets_are_computed_at_publication(t0):
     SourceTenderFactory(market="HK", amount=None, currency="")
     SourceTenderFactory(market="HK", category=category("medical-supplies"))
     SourceTenderFactory(market="SG", currency="SGD", deadline=t0 + timedelta(days=40))
-    issue = services.publish_issue(now=t0).issue
+    issue = publication.publish_issue(now=t0).issue
     cells = {
         (c.market, c.category_slug, c.closing_bucket, c.value_band, c.rows)
         for c in IssueCount.objects.filter(issue=issue)
@@ -230,12 +233,12 @@ def test_counts_and_facets_are_computed_at_publication(t0):
 
 def _queries_to_publish(now):
     with CaptureQueriesContext(connection) as captured:
-        services.publish_issue(now=now)
+        publication.publish_issue(now=now)
     return len(captured.captured_queries)
 
 
 def test_query_count_does_not_grow_with_the_row_count(t0):
-    services.publish_issue(now=t0)  # both measured runs then replace a current issue
+    publication.publish_issue(now=t0)  # both measured runs then replace a current issue
     SourceTenderFactory()
     one = _queries_to_publish(t0 + WEEK)
     for _ in range(49):
@@ -248,23 +251,21 @@ def test_query_count_does_not_grow_with_the_row_count(t0):
 def test_copy_and_insert_paths_load_identical_rows(t0):
     for _ in range(5):
         SourceTenderFactory()
-    copied = services.publish_issue(now=t0).issue
-    inserted = services.publish_issue(now=t0 + timedelta(hours=1), force_orm=True).issue
+    copied = publication.publish_issue(now=t0).issue
+    inserted = publication.publish_issue(now=t0 + timedelta(hours=1), force_orm=True).issue
 
     def public(issue):
-        return sorted(
-            SnapshotRow.objects.filter(issue=issue).values_list(*services.LOAD_COLUMNS[1:])
-        )
+        return sorted(SnapshotRow.objects.filter(issue=issue).values_list(*planning.ROW_VALUES))
 
     assert public(copied) == public(inserted) and len(public(copied)) == 5
 
 
 def test_retention_prunes_rows_of_old_and_replaced_issues_but_keeps_history(t0):
     SourceTenderFactory(deadline=t0 + timedelta(days=200))
-    first = services.publish_issue(now=t0).issue
-    replaced_first = services.publish_issue(now=t0 + timedelta(hours=1)).issue
+    first = publication.publish_issue(now=t0).issue
+    replaced_first = publication.publish_issue(now=t0 + timedelta(hours=1)).issue
     for week in range(1, 10):
-        services.publish_issue(now=t0 + week * WEEK)
+        publication.publish_issue(now=t0 + week * WEEK)
     first.refresh_from_db()
     replaced_first.refresh_from_db()
     assert first.state == "replaced" and first.rows_pruned and first.flat_file == ""
@@ -291,9 +292,9 @@ def test_retention_prunes_rows_of_old_and_replaced_issues_but_keeps_history(t0):
 def test_withdraw_makes_a_new_snapshot_without_the_row(t0):
     keep = SourceTenderFactory()
     leak = SourceTenderFactory()
-    before = services.publish_issue(now=t0).issue
+    before = publication.publish_issue(now=t0).issue
 
-    after = services.withdraw_row(
+    after = publication.withdraw_row(
         listing_id=leak.listing_id, reason="buyer named in summary", now=t0 + timedelta(hours=1)
     )
 
@@ -312,10 +313,10 @@ def test_withdraw_makes_a_new_snapshot_without_the_row(t0):
     assert leak.status == "withheld" and "buyer named in summary" in leak.withheld_reason
     before.refresh_from_db()
     assert before.state == "replaced"
-    with pytest.raises(services.PublicationError, match="not in the current snapshot"):
-        services.withdraw_row(listing_id=leak.listing_id, reason="again")
+    with pytest.raises(publication.PublicationError, match="not in the current snapshot"):
+        publication.withdraw_row(listing_id=leak.listing_id, reason="again")
     # The next weekly publication keeps it out as well.
-    assert services.publish_issue(now=t0 + WEEK).withheld == 1
+    assert publication.publish_issue(now=t0 + WEEK).withheld == 1
 
 
 def test_publish_command_prints_the_summary_table(t0, capsys):
@@ -359,16 +360,16 @@ def test_each_partition_index_is_adopted_by_the_parent(t0):
     """Publication builds a partition's indexes before ATTACH; each one must be adopted by an
     index of the parent (no second copy built at ATTACH, no stray index left behind)."""
     SourceTenderFactory()
-    issue = services.publish_issue(now=t0).issue
+    issue = publication.publish_issue(now=t0).issue
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT i.indexrelid::regclass::text, p.inhparent::regclass::text FROM pg_index i "
             "LEFT JOIN pg_inherits p ON p.inhrelid = i.indexrelid WHERE i.indrelid = %s::regclass",
-            [partitions.partition_name(issue.pk)],
+            [storage.partition_name(issue.pk)],
         )
         adopted = dict(cursor.fetchall())
         cursor.execute(
-            "SELECT count(*) FROM pg_index WHERE indrelid = %s::regclass", [partitions.PARENT]
+            "SELECT count(*) FROM pg_index WHERE indrelid = %s::regclass", [storage.PARENT]
         )
         parent_indexes = cursor.fetchone()[0]
     assert None not in adopted.values(), adopted
@@ -394,14 +395,14 @@ def test_planning_in_worker_processes_gives_the_same_snapshot(t0, settings, monk
 
     monkeypatch.setattr(planning.BatchPlanner, "__enter__", spy)
     settings.TENDERS_PUBLISH_PARALLEL_FROM = 10**9
-    alone = services.publish_issue(now=t0)
+    alone = publication.publish_issue(now=t0)
     settings.TENDERS_PUBLISH_PARALLEL_FROM = 0
     settings.TENDERS_PUBLISH_WORKERS = 2
-    together = services.publish_issue(now=t0 + timedelta(hours=1))
+    together = publication.publish_issue(now=t0 + timedelta(hours=1))
 
     def snapshot(summary):
         rows = SnapshotRow.objects.filter(issue=summary.issue).order_by("sort_key")
-        return list(rows.values_list(*services.LOAD_COLUMNS[1:])), sorted(
+        return list(rows.values_list(*planning.ROW_VALUES)), sorted(
             WithheldRecord.objects.filter(issue=summary.issue).values_list("tender_id", "reasons")
         )
 
@@ -419,7 +420,7 @@ def test_planning_in_worker_processes_gives_the_same_snapshot(t0, settings, monk
 def test_progress_reports_each_phase_in_order(t0):
     SourceTenderFactory.create_batch(3)
     calls = []
-    services.publish_issue(now=t0, progress=lambda *call: calls.append(call))
+    publication.publish_issue(now=t0, progress=lambda *call: calls.append(call))
     assert calls == [
         ("read and plan", 3, 3),
         ("build indexes", 0, 1),
@@ -429,3 +430,15 @@ def test_progress_reports_each_phase_in_order(t0):
         ("switch", 0, 1),
         ("switch", 1, 1),
     ]
+
+
+def test_gate_fingerprint_follows_the_gate_rules_and_the_directory(monkeypatch):
+    allowed = allowances_fingerprint()
+    before = fingerprint.gate_fingerprint()
+    assert before == f"gate-2:{directory_fingerprint()}:{allowed}"
+    # A body the seed list (migration 0009) does not have.
+    remember_bodies([BodyEntry(market="HK", names=[BodyName("Harbour Ferry Authority", "en")])])
+    after = fingerprint.gate_fingerprint()
+    assert after != before and after == f"gate-2:{directory_fingerprint()}:{allowed}"
+    monkeypatch.setattr(fingerprint, "GATE_VERSION", 3)
+    assert fingerprint.gate_fingerprint() == f"gate-3:{directory_fingerprint()}:{allowed}"

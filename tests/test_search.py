@@ -1,7 +1,7 @@
 import pytest
 from django.db import connection
 
-from tenders import services
+from tenders import publication
 from tenders.models import SnapshotRow
 from tenders.search import contains_pattern, matches, normalize, search_columns
 from tenders.selectors import current_issue
@@ -75,7 +75,7 @@ class TestMatchesOnTheSnapshot:
             SourceTenderFactory(
                 listing_id=listing_id, summary_en=en, summary_zh=zh, summary_zht=zht
             )
-        services.publish_issue(now=t0)
+        publication.publish_issue(now=t0)
         return current_issue()
 
     def found(self, issue, query):

@@ -12,7 +12,7 @@ from .. import curation
 from ..calendar import rfc3339
 from ..curation import CurationError
 from ..models import Issue, SourceTender, WithheldRecord
-from ..services import PublicationError
+from ..publication import PublicationError
 
 
 @admin.register(Issue)

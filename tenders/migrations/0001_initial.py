@@ -5,7 +5,7 @@ from django.conf import settings
 from django.db import migrations, models
 
 import tenders.models
-import tenders.partitions
+import tenders.publication.storage
 
 
 class Migration(migrations.Migration):
@@ -188,7 +188,7 @@ class Migration(migrations.Migration):
                 ),
             ],
         ),
-        tenders.partitions.CreatePartitionedModel(
+        tenders.publication.storage.CreatePartitionedModel(
             partition_column="issue_id",
             name="SnapshotRow",
             fields=[

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-# Frozen copies of tenders.partitions values at the time of this migration.
+# Frozen copies of the search index definitions at the time of this migration.
 PARENT = "tenders_snapshotrow"
 SEARCH_INDEXES = {
     "latin": "USING gin (search_latin gin_trgm_ops)",

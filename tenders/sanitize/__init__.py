@@ -23,7 +23,8 @@ findings they marked as not a leak, for one record or everywhere.
 
 A ``Gate`` is plain values (directory patterns, allowances), so publication hands it to its
 worker processes; each builds its matcher once. ``loading.current_gate()`` builds the gate the
-database describes; ``fingerprint()`` changes whenever its rules or inputs do.
+database describes; ``gate_fingerprint()`` changes whenever the gate could decide differently
+(rules, directory, allow-lists): publication reuses planned rows only while it holds.
 """
 
 import re
@@ -33,14 +34,11 @@ from dataclasses import dataclass
 from ..markets import MARKETS
 from .allow import Allowance, allowance_problem, is_allowed
 from .detectors import generic_spans
+from .fingerprint import GATE_VERSION, gate_fingerprint
 from .names import NameEntry, NameMatcher, Pattern, compile_patterns, stands_as_name
 from .numbers import is_reference_like
 from .secrets import Needles, RecordSecrets, contact_names_in, secret_needles, source_host
 from .text import clean_text, excerpt, fold, fold_map, narrow
-
-# Bump when a rule changes what the gate finds: planned rows keyed by ``fingerprint()`` are
-# then planned again.
-GATE_VERSION = "2"
 
 LANGS = ("en", "zh", "zht")
 
@@ -299,14 +297,6 @@ def _region(market: str) -> str | None:
     return found.phone_region if found else None
 
 
-def fingerprint() -> str:
-    """Changes whenever what the gate finds can change: ``GATE_VERSION``, the directory, the
-    allow-lists. Reads the database (lazily imported: planning workers never call it)."""
-    from .loading import gate_fingerprint
-
-    return gate_fingerprint()
-
-
 __all__ = [
     "GATE_VERSION",
     "KIND_LABELS",
@@ -322,9 +312,9 @@ __all__ = [
     "clean_text",
     "contact_names_in",
     "excerpt",
-    "fingerprint",
     "fold",
     "fold_map",
+    "gate_fingerprint",
     "is_reference_like",
     "scan",
     "scan_text",

@@ -4,16 +4,17 @@ The one module of the package that reads the database; the pure modules never im
 (planning workers receive a built ``Gate``). ``current_gate()`` is cached per process: a new
 directory name or allowance saved in this process is seen at once (signals drop the cache),
 one saved by another process within ``CACHE_SECONDS``. Publication asks for ``fresh=True``,
-which always compares the fingerprint.
+which always compares the fingerprint (``fingerprint.gate_fingerprint``).
 """
 
 import hashlib
 import time
 
-from ..directory import directory_fingerprint, directory_names
+from ..directory import directory_names
 from ..models import GateAllowance, PublicBody
-from . import GATE_VERSION, Gate
+from . import Gate
 from .allow import Allowance
+from .fingerprint import gate_fingerprint
 from .names import NameEntry, compile_patterns
 
 CACHE_SECONDS = 5.0
@@ -27,11 +28,6 @@ def allowances_fingerprint() -> str:
     for row in rows.iterator(chunk_size=5000):
         digest.update("\x1f".join(map(str, row)).encode() + b"\x1e")
     return digest.hexdigest()[:16]
-
-
-def gate_fingerprint() -> str:
-    parts = (GATE_VERSION, directory_fingerprint(), allowances_fingerprint())
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
 def build_gate(version: str = "") -> Gate:

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import opencc
 
-from tenders import services
+from tenders import publication
 from tenders.markets import MARKET_CODES
 from tenders.models import Issue, SnapshotRow, SourceTender
 from tenders.rows import ROW_COLUMNS, row_from_values
@@ -62,9 +62,9 @@ def make_records(t0, count: int, start: int = 0) -> list[SourceTender]:
 def publish_feed(t0, *, previous: int = 40, added: int = 44) -> Issue:
     """Publish ``previous`` records a week before t0, then ``added`` more at t0."""
     make_records(t0, previous)
-    services.publish_issue(now=t0 - WEEK)
+    publication.publish_issue(now=t0 - WEEK)
     make_records(t0, added, start=previous)
-    return services.publish_issue(now=t0).issue
+    return publication.publish_issue(now=t0).issue
 
 
 def snapshot_rows(issue: Issue) -> list[dict]:

@@ -6,7 +6,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tenders import services
+from tenders import publication
 from tests.api.feed import make_records, public, snapshot_rows
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +104,7 @@ def test_a_publication_mid_crawl_answers_snapshot_changed_then_a_restart_reads_i
     page = client.get(URL, {"limit": 10, "closing_bucket": "all"}).json()
 
     make_records(t0, 6, start=500)
-    new_issue = services.publish_issue(now=t0.replace(hour=9)).issue
+    new_issue = publication.publish_issue(now=t0.replace(hour=9)).issue
     assert new_issue.issue_id == old_issue.issue_id and new_issue.pk != old_issue.pk
 
     response = client.get(
@@ -132,7 +132,7 @@ def test_a_publication_mid_crawl_answers_snapshot_changed_then_a_restart_reads_i
 def test_a_withdrawal_mid_crawl_answers_snapshot_changed(client, feed):
     _, rows = feed
     page = client.get(URL, {"limit": 10, "closing_bucket": "all"}).json()
-    services.withdraw_row(listing_id=rows[50]["asaptic_id"], reason="buyer named in summary")
+    publication.withdraw_row(listing_id=rows[50]["asaptic_id"], reason="buyer named in summary")
     response = client.get(
         URL, {"limit": 10, "closing_bucket": "all", "cursor": page["meta"]["next_cursor"]}
     )
@@ -183,7 +183,7 @@ def test_a_page_costs_the_same_queries_for_1_and_200_rows(
     client, db, t0, django_assert_num_queries, cache_in_memory
 ):
     make_records(t0, 410)
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
     params = {"closing_bucket": "all"}
     cursors = {}
     for limit in (1, 200):
@@ -204,7 +204,7 @@ def test_a_search_page_costs_the_same_queries_for_1_and_200_rows(
     client, db, t0, django_assert_num_queries, cache_in_memory
 ):
     make_records(t0, 410)
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
     params = {"closing_bucket": "all", "q": "a"}
     for limit in (1, 200):
         cache.clear()
@@ -242,7 +242,7 @@ COLLECT = "'enable_indexscan', 'off'"
 def test_the_exact_share_of_matches_decides_how_a_page_is_read(client, db, t0):
     """1% of the snapshot or more: walk sort_key order. Less: collect the matches by index."""
     make_records(t0, 410)
-    services.publish_issue(now=t0)
+    publication.publish_issue(now=t0)
     cases = [
         ({"closing_bucket": "all"}, 410, WALK),
         ({"q": "疫苗", "closing_bucket": "all"}, 102, WALK),

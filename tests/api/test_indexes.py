@@ -3,14 +3,14 @@
 import pytest
 from django.db import connection
 
-from tenders import partitions
+from tenders.publication import storage
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_published_partition_has_the_filter_indexes_attached_to_the_parent(feed):
     issue, _ = feed
-    table = partitions.partition_name(issue.pk)
+    table = storage.partition_name(issue.pk)
     with connection.cursor() as cursor:
         cursor.execute(
             """

@@ -3,7 +3,7 @@
 import jsonschema
 import pytest
 
-from tenders import services
+from tenders import publication
 from tenders.contract import lang_row_schema as collapsed_row_schema
 from tenders.contract import row_schema
 from tenders.models import SourceTender
@@ -94,7 +94,7 @@ def test_every_absent_id_gets_the_same_404(client, feed, t0):
     gone.status = SourceTender.Status.WITHHELD
     gone.withheld_reason = "Cancelled by buyer"
     gone.save()
-    current = services.publish_issue(now=t0.replace(hour=8)).issue
+    current = publication.publish_issue(now=t0.replace(hour=8)).issue
     assert not current.rows.filter(asaptic_id=gone.listing_id).exists()
     first = current.rows.order_by("sort_key").values_list("asaptic_id", flat=True)[0]
     # A record that exists privately but was never published.

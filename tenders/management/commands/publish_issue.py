@@ -1,6 +1,6 @@
 """Publish this week's issue of the feed from the approved source records.
 
-Guarantees (see tenders.services.publish_issue):
+Guarantees (see tenders.publication):
 - approved records only; each passes the sanitization gate or is withheld and counted;
 - buckets against the publication time; new_this_issue against the previous issue;
 - the current snapshot switches atomically at the end; a failure leaves the old one current;
@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.dateparse import parse_datetime
 
 from tenders.calendar import rfc3339
-from tenders.services import PLAN_PHASE, PublicationError, publish_issue
+from tenders.publication import PLAN_PHASE, PublicationError, publish_issue
 
 
 def parse_at(value: str):

@@ -16,12 +16,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from itertools import islice
 from typing import NamedTuple
 
-from . import buckets
-from .ids import sort_key
-from .sanitize import NO_DIRECTORY, Gate, RecordSecrets
-from .search import search_columns
+from .. import buckets
+from ..ids import sort_key
+from ..sanitize import NO_DIRECTORY, Gate, RecordSecrets
+from ..search import search_columns
 
 WITHHELD = "withheld"  # SourceTender.Status.WITHHELD, without importing the models
 
@@ -74,6 +75,27 @@ class Candidate(NamedTuple):
 
 assert Candidate._fields == (*CANDIDATE_FIELDS, "in_previous")
 
+# The snapshot columns a planned row's values fill, in order (all but the issue).
+ROW_VALUES = (
+    "sort_key",
+    "asaptic_id",
+    "market",
+    "category_slug",
+    "category_name_en",
+    "category_name_zh",
+    "category_name_zht",
+    "summary_en",
+    "summary_zh",
+    "summary_zht",
+    "value_band",
+    "closing_bucket",
+    "lead_ok",
+    "new_this_issue",
+    "search_text",
+    "search_latin",
+    "search_cjk",
+)
+
 
 class CategoryNames(NamedTuple):
     slug: str
@@ -84,7 +106,8 @@ class CategoryNames(NamedTuple):
 
 @dataclass(frozen=True)
 class Planned:
-    """One eligible record, decided: a row to publish, or reasons to withhold it."""
+    """One eligible record, decided: a row to publish (``values`` in ``ROW_VALUES`` order, and
+    its filter ``cell``), or reasons to withhold it."""
 
     tender_pk: int
     listing_id: str
@@ -102,6 +125,12 @@ class PlanContext:
     secret: str
     categories: dict[int, CategoryNames]
     gate: Gate = NO_DIRECTORY  # the directory and allow-lists (tenders.sanitize.loading)
+
+
+def batched(iterable: Iterable, size: int) -> Iterator[list]:
+    iterator = iter(iterable)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
 
 
 def reason_kind(reason: str) -> str:
