@@ -7,8 +7,9 @@ spellings and their variants (both Chinese scripts, ``&``/``and``, ``Dept``/``De
 Authority" in "Sydney Olympic Park Authority"), each with the rule it is matched by:
 
 - ``name``: Latin names, matched in the folded view (case, punctuation, spacing and width do
-  not hide them) as whole words, and only where written as a name: a span with a capital
-  letter ("Housing Authority", never "housing authority" in prose);
+  not hide them) as whole words, and only where written as a name: each word the directory
+  capitalises has a capital ("Housing Authority" or "HOUSING AUTHORITY", never "housing
+  authority" in prose);
 - ``cjk``: Chinese names, matched in the folded view in either script (3 characters or more);
 - ``strong``: abbreviations that are no ordinary word (``HyD``, ``C&ED``, ``ArchSD``,
   ``TPSGC``, ``LTA``), matched case-sensitively as whole tokens;
