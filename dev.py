@@ -26,6 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 PY = VENV / "bin" / "python"
+CLIENT = ROOT / "client"
+CLIENT_VENV = ROOT / ".venv-client"
 LOCAL_PG = "postgres://postgres@127.0.0.1:5432/tenders"
 
 
@@ -50,7 +52,8 @@ def run(cmd: list, **kwargs) -> None:
 def ensure_venv(extras: str) -> None:
     if sys.version_info < (3, 11):  # noqa: UP036 (dev.py runs on the system Python)
         fail(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}.")
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    projects = (ROOT / "pyproject.toml").read_bytes() + (CLIENT / "pyproject.toml").read_bytes()
+    wanted = hashlib.sha256(projects + extras.encode()).hexdigest()
     stamp = VENV / ".installed"
     if stamp.exists() and wanted in stamp.read_text().split():
         return
@@ -58,11 +61,13 @@ def ensure_venv(extras: str) -> None:
         say(f"Creating the virtual environment in {VENV}")
         run([sys.executable, "-m", "venv", VENV])
     target = f".[{extras}]" if extras else "."
-    say(f"Installing {target} (first run, or pyproject.toml changed)")
-    run(
-        [PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", target],
-        cwd=ROOT,
-    )
+    say(f"Installing {target} and the client (first run, or a pyproject.toml changed)")
+    # One command: the server requires tenders-client, which pip then takes from client/.
+    pip = [PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    run([*pip, "-e", "./client", "-e", target], cwd=ROOT)
+    if not (VENV / "bin" / "tenders").exists():
+        # An older install of the server owned the client's commands and took them away.
+        run([*pip, "--no-deps", "--force-reinstall", "-e", "./client"], cwd=ROOT)
     previous = stamp.read_text().split() if stamp.exists() else []
     stamp.write_text("\n".join([*previous, wanted]) + "\n")
 
@@ -318,6 +323,34 @@ def ensure_chromium() -> None:
         )
 
 
+# --- the client, tested on its own ------------------------------------------------------------
+
+
+def ensure_client_venv() -> None:
+    """A virtual environment with only the client and pytest (no server dependency), where a
+    test of the suite runs the client's own tests. The client is installed as a user would
+    install it (not editable), so its tests also prove that the package ships its schemas;
+    reinstalled whenever a file under client/ changes."""
+    digest = hashlib.sha256()
+    for path in sorted(CLIENT.rglob("*")):
+        parts = path.relative_to(CLIENT).parts
+        built = {"__pycache__", "build", ".pytest_cache"} & set(parts)
+        if path.is_file() and not built and not any(p.endswith(".egg-info") for p in parts):
+            digest.update("/".join(parts).encode() + path.read_bytes())
+    stamp = CLIENT_VENV / ".installed"
+    if stamp.exists() and stamp.read_text().strip() == digest.hexdigest():
+        return
+    python = CLIENT_VENV / "bin" / "python"
+    if not python.exists():
+        say(f"Creating the client's own virtual environment in {CLIENT_VENV}")
+        run([sys.executable, "-m", "venv", CLIENT_VENV])
+    say("Installing the client into it (first run, or client/ changed)")
+    pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    run([*pip, "--force-reinstall", "--no-deps", "./client"], cwd=ROOT)
+    run([*pip, "./client[test]"], cwd=ROOT)
+    stamp.write_text(digest.hexdigest() + "\n")
+
+
 # --- the tool server's MCP Inspector test --------------------------------------------------
 
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
@@ -357,6 +390,7 @@ def cmd_test(argv: list[str]) -> None:
     ensure_venv("test")
     ensure_chromium()
     ensure_inspector()
+    ensure_client_venv()
     cluster = ThrowawayCluster()
     env = os.environ.copy()
     # The tests run with DEBUG off, so the settings need real secrets: fresh ones per run.

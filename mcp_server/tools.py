@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
+from tenders_client.jsontypes import a_type, explained, wanted
 
 from config.errors import ApiError, error_body
 from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
 from tenders import contract
 from tenders.contract import QUERY, embedded_schema
 from tenders.filters import TOOL
-from tenders_client.jsontypes import a_type, explained, wanted
 
 from . import domain
 

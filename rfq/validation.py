@@ -24,11 +24,11 @@ import phonenumbers
 import pycountry
 from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
+from tenders_client.jsontypes import a_type
 
 from config.errors import ApiError
 from tenders.ids import LISTING_ID_RE
 from tenders.markets import MARKET_CODES
-from tenders_client.jsontypes import a_type
 
 # An e-mail address cannot be longer than this (RFC 5321 forward-path); a phone number is far
 # shorter, so this is the contact fields' maximum.

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
+from tenders_client import cli
+
 from tenders import publication
 from tenders.models import Issue, SnapshotRow
-from tenders_client import cli
 from tests.factories import SourceTenderFactory, category
 
 

@@ -8,10 +8,10 @@ import urllib.request
 from datetime import timedelta
 
 import pytest
+from tenders_client.http import Api
 
 from tenders import publication
 from tenders.models import Issue
-from tenders_client.http import Api
 from tests.api.feed import make_records, publish_feed
 from tests.client_support import Run, ordered_ids, publish_small, tenders
 

@@ -9,6 +9,8 @@ import random
 import jsonschema
 import pytest
 from django.core.files.storage import default_storage
+from tenders_client import contract
+from tenders_client.validate import Report, validate_stream
 
 from config.discovery import openapi_bytes
 from tenders import ids
@@ -17,8 +19,6 @@ from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
 from tenders.markets import MARKET_CODES
 from tenders.models import SnapshotRow
 from tenders.rows import LANGS, ROW_COLUMNS, ROW_FIELDS, collapse, row_from_values
-from tenders_client import contract
-from tenders_client.validate import Report, validate_stream
 
 DECISIONS_ID_PATTERN = "^AT-(TEST-)?[0-9A-HJKMNP-TV-Z]{10}$"  # decisions.md, verbatim
 

@@ -1,7 +1,10 @@
-"""The public HTTP API of the tender feed, from the outside: urllib and JSON, nothing else.
+"""The public HTTP API of the tender feed, from the outside: httpx and JSON, nothing else.
 
-:class:`Api` sends requests to any base URL and returns parsed JSON bodies. Failures come in
-three kinds, because a caller (and its exit code) treats them differently:
+:class:`Api` sends requests to any base URL and returns parsed JSON bodies. It keeps its
+connections open between requests (an export of a million rows is 5,000 requests on one
+connection, not 5,000 connections); close it with :meth:`Api.close` or a ``with`` block.
+Proxies come from the usual environment variables (``HTTPS_PROXY``, ``NO_PROXY``...).
+Failures come in three kinds, because a caller (and its exit code) treats them differently:
 
 - :class:`ApiError`: the service answered with its error body ``{"error": {code, message,
   param?}}`` (400 invalid_parameter, 404 not_found, 409 snapshot_changed, ...);
@@ -9,14 +12,13 @@ three kinds, because a caller (and its exit code) treats them differently:
 - :class:`NotTheApi`: an answer that is not the API's JSON (a proxy's HTML page, a wrong URL).
 """
 
-import http.client
 import json
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import httpx
 
 from . import __version__
 
@@ -89,12 +91,34 @@ def query_string(params: Mapping[str, Any]) -> str:
 
 
 class Api:
-    """The keyless API at ``base_url``."""
+    """The keyless API at ``base_url``, over one pool of kept-alive connections."""
 
     def __init__(self, base_url: str = DEFAULT_BASE_URL, *, timeout: float = DEFAULT_TIMEOUT):
         self.base_url = check_base_url(base_url)
         self.timeout = timeout
-        self.user_agent = f"tenders-client/{__version__} (python urllib)"
+        self.user_agent = f"tenders-client/{__version__} (python httpx)"
+        self._client: httpx.Client | None = None
+
+    def __enter__(self) -> "Api":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    @property
+    def client(self) -> httpx.Client:
+        if self._client is None:
+            self._client = httpx.Client(
+                timeout=self.timeout,
+                follow_redirects=True,
+                headers={"Accept": "application/json", "User-Agent": self.user_agent},
+            )
+        return self._client
 
     def url(self, path: str, params: Mapping[str, Any] | None = None) -> str:
         query = query_string(params or {})
@@ -111,25 +135,20 @@ class Api:
         expect: tuple[int, ...] = (200,),
     ) -> Response:
         url = self.url(path, params)
-        data = None
-        sent = {"Accept": "application/json", "User-Agent": self.user_agent, **(headers or {})}
+        content = None
+        sent = dict(headers or {})
         if payload is not None:
-            data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+            content = json.dumps(payload, ensure_ascii=False).encode("utf-8")
             sent["Content-Type"] = "application/json"
-        request = urllib.request.Request(url, data=data, headers=sent, method=method)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
-                status, raw, received = answer.status, answer.read(MAX_BODY + 1), answer.headers
-        except urllib.error.HTTPError as exc:
-            try:
-                status, raw, received = exc.code, exc.read(MAX_BODY + 1), exc.headers
-            except (OSError, http.client.HTTPException) as cause:
-                raise Unreachable(f"{url}: the answer was cut off ({cause})") from None
-        except urllib.error.URLError as exc:
-            raise Unreachable(f"cannot reach {self.base_url}: {exc.reason}") from None
-        except TimeoutError:
+            with self.client.stream(method, url, content=content, headers=sent) as answer:
+                status, received = answer.status_code, answer.headers
+                raw = _read_at_most(answer, MAX_BODY + 1)
+        except httpx.TimeoutException:
             raise Unreachable(f"{url} did not answer within {self.timeout:g} s") from None
-        except (OSError, http.client.HTTPException) as exc:
+        except httpx.ConnectError as exc:
+            raise Unreachable(f"cannot reach {self.base_url}: {exc}") from None
+        except (httpx.TransportError, OSError) as exc:
             raise Unreachable(f"{url}: the connection failed ({exc})") from None
         if len(raw) > MAX_BODY:
             raise NotTheApi(
@@ -138,7 +157,7 @@ class Api:
         try:
             body = json.loads(raw)
         except ValueError:
-            kind = received.get_content_type() if received else "no content type"
+            kind = received.get("Content-Type", "no content type").split(";")[0].strip()
             raise NotTheApi(
                 f"{url} answered HTTP {status} with {kind}, not the API's JSON; "
                 "is the base URL right?"
@@ -183,3 +202,14 @@ class Api:
     def submit_rfq(self, payload: dict, *, idempotency_key: str | None = None) -> dict:
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
         return self.request("POST", "/rfq", payload=payload, headers=headers).body
+
+
+def _read_at_most(answer: httpx.Response, limit: int) -> bytes:
+    """The body, or its first ``limit`` bytes: a wrong URL may stream without end."""
+    chunks, size = [], 0
+    for chunk in answer.iter_bytes():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size >= limit:
+            break
+    return b"".join(chunks)

@@ -9,8 +9,7 @@ import sys
 
 import jsonschema
 import pytest
-
-from tenders.rows import collapse, row_from_values
+from rows import collapse, row_from_values
 from tenders_client import contract, validate
 from tenders_client.fastcheck import compile_schema
 from tenders_client.jsonstream import JsonReader, JsonSyntaxError

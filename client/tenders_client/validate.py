@@ -654,6 +654,7 @@ def main(
     )
     add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    parser.add_argument("--version", action="version", version=f"tenders-validate {__version__}")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

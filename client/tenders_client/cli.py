@@ -784,6 +784,9 @@ def main(
         with suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILED
+    finally:
+        if ctx._api is not None:
+            ctx._api.close()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 and base URLs. No server."""
 
 import pytest
-
 from tenders_client.console import cell, clean, cut, fit_widths, render, text_width
 from tenders_client.http import check_base_url, query_string
 
