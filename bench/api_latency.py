@@ -69,7 +69,13 @@ def cursor_at(params: dict, offset: int) -> str:
     after = rows.order_by("sort_key").values_list("sort_key", flat=True)[offset - 1]
     total = rows.count()
     return cursors.encode(
-        cursors.Cursor(issue.pk, issue.snapshot_etag, plan.query.filters_key(), after, total)
+        cursors.Cursor(
+            issue.pk,
+            issue.snapshot_etag,
+            cursors.fingerprint(plan.query.filters_key()),
+            after,
+            total,
+        )
     )
 
 

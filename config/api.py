@@ -2,16 +2,19 @@
 
 - ``PublicView``: a keyless, read-only DRF view that always answers JSON (no content
   negotiation to fail), answers CORS preflights, and lists its methods in ``Allow``.
+- ``read_only``: the same for a plain view of a public document (OpenAPI, schemas, llms.txt,
+  the MCP manifest).
 - ``exception_handler``: DRF's errors in the one error body of ``config.errors``.
 - Conditional GETs: strong ETags and 304 on ``If-None-Match``.
 """
 
 import logging
+from functools import wraps
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.http import parse_etags, quote_etag
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny
@@ -19,7 +22,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ApiError, error_body
+from config.database import is_unavailable
+from config.errors import DATABASE_RETRY_AFTER, ApiError, database_unavailable, error_body
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +68,35 @@ class PublicView(APIView):
         return HttpResponse(status=204)
 
 
+READ_ONLY_METHODS = "GET, HEAD, OPTIONS"
+
+
+def not_allowed_message(method: str, allowed: str) -> str:
+    return f"Method {method} is not allowed here; use {allowed}."
+
+
+def read_only(view):
+    """GET and HEAD reach the view; OPTIONS answers the methods (a CORS preflight); any other
+    method is a 405 JSON error with ``Allow``. Nothing here changes state, so CSRF does not
+    apply: a POST gets that 405, not Django's CSRF failure page."""
+
+    @csrf_exempt
+    @wraps(view)
+    def answer(request, *args, **kwargs):
+        if request.method in ("GET", "HEAD"):
+            return view(request, *args, **kwargs)
+        if request.method == "OPTIONS":
+            response = HttpResponse(status=204)
+            del response["Content-Type"]
+        else:
+            message = not_allowed_message(request.method, READ_ONLY_METHODS)
+            response = JsonResponse(error_body("method_not_allowed", message), status=405)
+        response["Allow"] = READ_ONLY_METHODS
+        return response
+
+    return answer
+
+
 def exception_handler(exc, context):
     """DRF's EXCEPTION_HANDLER: every error as ``{"error": {code, message, param?}}``."""
     headers = {}
@@ -71,12 +104,10 @@ def exception_handler(exc, context):
         body, status = exc.body(), exc.status
     elif isinstance(exc, Http404):
         body, status = error_body("not_found", "Nothing here."), 404
-    elif isinstance(exc, (OperationalError, InterfaceError)):
-        log.error("database unavailable: %s", exc)
-        body = error_body(
-            "service_unavailable", "The service cannot reach its database; try again soon."
-        )
-        status, headers = 503, {"Retry-After": "30"}
+    elif is_unavailable(exc):
+        log.warning("database unavailable: %s", exc)
+        body, status = database_unavailable().body(), 503
+        headers = {"Retry-After": str(DATABASE_RETRY_AFTER)}
     elif isinstance(exc, exceptions.APIException):
         status = exc.status_code
         code = next((c for t, c in DRF_CODES.items() if isinstance(exc, t)), "error")
@@ -88,7 +119,7 @@ def exception_handler(exc, context):
         elif isinstance(exc, exceptions.MethodNotAllowed):
             view = context.get("view")
             allowed = ", ".join(view.allowed_methods) if view else "GET"
-            message = f"Method {context['request'].method} is not allowed here; use {allowed}."
+            message = not_allowed_message(context["request"].method, allowed)
         else:
             message = str(exc.detail)
         body = error_body(code, message, param)

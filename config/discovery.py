@@ -18,7 +18,14 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework.utils.encoders import JSONEncoder
 
-from config.api import PUBLIC_CACHE, base_url, cache_headers, etag_matches, not_modified
+from config.api import (
+    PUBLIC_CACHE,
+    base_url,
+    cache_headers,
+    etag_matches,
+    not_modified,
+    read_only,
+)
 from config.errors import error_body
 from tenders.contract import PUBLISHED, SCHEMA_DIR
 
@@ -39,7 +46,7 @@ def _document(request, content: bytes, content_type: str):
     return cache_headers(HttpResponse(content, content_type=content_type), etag, PUBLIC_CACHE)
 
 
-@require_safe
+@read_only
 def openapi_json(request):
     return _document(request, openapi_bytes(), "application/json")
 
@@ -51,7 +58,7 @@ class ApiDocs(SpectacularSwaggerView):
     title = "Tender feed API"
 
 
-@require_safe
+@read_only
 def llms_txt(request):
     text = render_to_string("llms.txt", {"base": base_url(request)})
     return _document(request, text.encode(), "text/plain; charset=utf-8")
@@ -66,7 +73,7 @@ def access_page(request):
     )
 
 
-@require_safe
+@read_only
 def json_schema(request, name: str):
     # Only the published files: the folder is package data and may hold anything else.
     if name not in PUBLISHED:

@@ -29,3 +29,17 @@ def error_body(code: str, message: str, param: str | None = None, **extra) -> di
     if param is not None:
         error["param"] = param
     return {"error": error, **extra}
+
+
+# Seconds a client is asked to wait when the database does not answer (Retry-After).
+DATABASE_RETRY_AFTER = 10
+
+
+def database_unavailable() -> ApiError:
+    """The answer of every surface when the database cannot be reached or does not answer."""
+    return ApiError(
+        503,
+        "service_unavailable",
+        "The service cannot reach its database just now; try again in "
+        f"{DATABASE_RETRY_AFTER} seconds.",
+    )

@@ -33,3 +33,8 @@ limit_request_fields = 100
 limit_request_field_size = 8190
 
 accesslog = "-"
+
+# In web processes the database server also cancels any statement running longer than this
+# (seconds; config/settings.py): far past every request's answer limit, so a query whose
+# request already gave up does not run on. Commands and workers keep long statements.
+raw_env = [] if os.environ.get("DATABASE_STATEMENT_TIMEOUT") else ["DATABASE_STATEMENT_TIMEOUT=30"]

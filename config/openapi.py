@@ -42,7 +42,9 @@ republish it answers 409 `snapshot_changed` and you start again from the first p
 
 **HTTP.** Listing, row, facets and the flat file carry `ETag` (the snapshot etag) and
 `Cache-Control: public, no-cache`; send `If-None-Match` for a 304. Health is `no-store`. Every
-keyless GET allows any origin (CORS).
+keyless GET allows any origin (CORS). The front server refuses a request line over 8,190 bytes
+(414) and headers over 8,190 bytes each or 100 in all; the longest valid URL (every filter, a
+200-character `q`, a 147-character cursor) is far below.
 
 **Schemas.** Every public shape is published as a JSON Schema (2020-12) file, the same ones
 the components below embed and the MCP tools declare: a row at

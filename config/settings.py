@@ -2,17 +2,9 @@
 
 Everything a deployment changes comes from an environment variable; the defaults are for a
 developer's machine. With ``DJANGO_DEBUG`` off the settings fail closed: missing secrets are an
-error, never a silently generated value.
-
-Environment:
-    DJANGO_DEBUG               "1" for development (default off)
-    SECRET_KEY                 Django's signing key (cursors, sessions)
-    TENDERS_SORT_KEY_SECRET    HMAC key for public sort keys; separate from SECRET_KEY
-    DATABASE_URL               e.g. postgres://user@127.0.0.1:5432/tenders; unset = SQLite in var/
-    REDIS_URL                  shared cache (rate limits, counts); unset = per-process memory
-    ALLOWED_HOSTS              comma-separated; defaults to localhost names
-    TENDERS_VAR_DIR            where the SQLite file, media and generated secrets live (var/)
-    PUBLIC_BASE_URL            absolute base for links in public documents (optional)
+error, never a silently generated value (the development secrets ``dev.py run`` wrote into
+``var/`` are used when present). Every variable is listed in the README ("Deploying"); a test
+keeps that list in step with this module.
 """
 
 import os
@@ -135,10 +127,24 @@ def _database() -> dict:
         }
     config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
     if config["ENGINE"] == "django.db.backends.postgresql":
+        # Connections whose waits honour a request's answer limit (config.database).
         config["ENGINE"] = "config.postgres"
-        config.setdefault("OPTIONS", {})
-        # A dead database must answer fast (health answers 503 instead of hanging).
-        config["OPTIONS"].setdefault("connect_timeout", 5)
+        options = config.setdefault("OPTIONS", {})
+        # A server that is down or unreachable is noticed in seconds: a short connect timeout;
+        # keepalives for idle connections and a user timeout for unacknowledged writes, so a
+        # network that silently drops packets breaks the connection instead of hanging it.
+        options.setdefault("connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "2")))
+        options.setdefault("keepalives", 1)
+        options.setdefault("keepalives_idle", 30)
+        options.setdefault("keepalives_interval", 10)
+        options.setdefault("keepalives_count", 3)
+        options.setdefault("tcp_user_timeout", 10_000)
+        # The server cancels statements that outlive any request's wait (the run command and
+        # config/gunicorn.conf.py set 30 s for web processes; commands and workers, which
+        # publish with long statements, have none unless set).
+        statement_timeout = os.environ.get("DATABASE_STATEMENT_TIMEOUT")
+        if statement_timeout:
+            options["options"] = f"-c statement_timeout={int(statement_timeout)}s"
     return config
 
 
@@ -202,10 +208,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
-
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
 
 # --- Public API -----------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -305,3 +307,34 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
     os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))
 )
+
+# --- Database answers and unavailability (issue #14) ---------------------------------------
+# Seconds a request waits for an answer from PostgreSQL before giving up and answering 503
+# (config.database): health probes, every public surface, staff pages (which may run heavier
+# queries). Commands and workers have no such limit.
+DATABASE_ANSWER_LIMITS = {
+    "health": 1.0,
+    "public": float(os.environ.get("DATABASE_REQUEST_TIMEOUT", "2")),
+    "staff": float(os.environ.get("DATABASE_STAFF_TIMEOUT", "20")),
+}
+MIDDLEWARE.insert(0, "config.middleware.DatabaseAnswerLimit")
+
+# --- Deployment behind TLS (issue #14) -----------------------------------------------------
+# One variable per security setting a deployment behind a TLS proxy needs (README,
+# "Deploying"); `manage.py check --deploy` is clean with the documented values. Off by default:
+# the run command serves plain HTTP on 127.0.0.1.
+# The header the proxy sets to "https" for requests it received over TLS, e.g.
+# X-Forwarded-Proto. Only behind such a proxy: otherwise any client could claim https.
+if os.environ.get("SECURE_PROXY_SSL_HEADER"):
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + os.environ["SECURE_PROXY_SSL_HEADER"].upper().replace("-", "_"),
+        "https",
+    )
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# Load balancers and orchestrators probe health over plain HTTP from inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^api/v1/health$"]
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)

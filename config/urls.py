@@ -7,6 +7,9 @@ from mcp_server import views as mcp_views
 from rfq.api.views import SubmitRfqView
 from tenders.api import views as tender_views
 
+# A database that does not answer is a 503 on every surface (config.middleware).
+handler500 = "config.middleware.server_error"
+
 urlpatterns = [
     path("api/v1/health", tender_views.health, name="health"),
     path("healthz", tender_views.health, name="healthz"),

@@ -19,11 +19,13 @@ number of server processes can serve one client and no ``Mcp-Session-Id`` is eve
 
 import base64
 import binascii
-import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from config.errors import ApiError
+from config.jsonbody import parse_json
 
 log = logging.getLogger(__name__)
 
@@ -121,10 +123,6 @@ def _clip(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _valid_id(value: Any) -> bool:
     # MCP: "a string or integer ID", never null; a JSON boolean is not an integer.
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
@@ -147,16 +145,9 @@ def parse_message(body: bytes, context: _Context | None = None) -> Message:
     """
     context = context if context is not None else _Context()
     try:
-        value = json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
-    except UnicodeDecodeError:
-        raise RpcError(PARSE_ERROR, "Parse error: the body is not UTF-8 encoded JSON.") from None
-    except json.JSONDecodeError as exc:
-        raise RpcError(
-            PARSE_ERROR,
-            f"Parse error: {exc.msg} at line {exc.lineno} column {exc.colno}.",
-        ) from None
-    except (ValueError, RecursionError) as exc:
-        raise RpcError(PARSE_ERROR, f"Parse error: {exc}.") from None
+        value = parse_json(body)  # the one strict reader of POST bodies (also POST /rfq)
+    except ApiError as exc:
+        raise RpcError(PARSE_ERROR, f"Parse error: {exc.message}") from None
     if isinstance(value, list):
         raise RpcError(
             INVALID_REQUEST,

@@ -21,7 +21,8 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 from tenders_client.jsontypes import a_type, explained, wanted
 
-from config.errors import ApiError, error_body
+from config.database import UNAVAILABLE
+from config.errors import ApiError, database_unavailable, error_body
 from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
 from tenders import contract
 from tenders.contract import QUERY, embedded_schema
@@ -192,7 +193,8 @@ class ToolRegistry:
 
     def call(self, name: str, arguments: dict) -> dict:
         """A ``tools/call`` result. Unexpected exceptions propagate (the dispatcher answers
-        -32603); the domain's own refusals become tool errors."""
+        -32603); the domain's own refusals, and a database that does not answer (the REST
+        503 body, with its retry hint), become tool errors."""
         tool = self._tools[name]
         try:
             structured = tool.handler(tool.check_arguments(arguments))
@@ -200,6 +202,9 @@ class ToolRegistry:
             return error_result(exc.body())
         except ApiError as exc:
             return error_result(exc.body())
+        except UNAVAILABLE as exc:
+            log.warning("database unavailable in tool %s: %s", name, exc)
+            return error_result(database_unavailable().body())
         content = [{"type": "text", "text": _text(structured)}]
         message = structured.get("meta", {}).get("message")
         if message:

@@ -10,8 +10,10 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
 
+from config import jsonbody
+from config.api import read_only
+from config.errors import ApiError
 from config.http import negotiated_quality
 from rfq.clients import client_info
 
@@ -19,7 +21,7 @@ from . import domain
 from .protocol import INVALID_REQUEST, RpcError, error_response
 from .server import manifest, protocol
 
-ALLOW = "GET, POST, OPTIONS"
+ALLOW = "GET, HEAD, POST, OPTIONS"
 
 
 def _error(status: int, message: str, **headers: str) -> JsonResponse:
@@ -70,7 +72,7 @@ def mcp_endpoint(request: HttpRequest) -> HttpResponse:
         return _error(403, f"Forbidden: requests from origin {origin[:100]!r} are not allowed.")
     if request.method == "POST":
         response = _post(request)
-    elif request.method == "GET":
+    elif request.method in ("GET", "HEAD"):
         response = _get(request)
     elif request.method == "OPTIONS":
         response = _preflight(request)
@@ -89,20 +91,16 @@ def mcp_endpoint(request: HttpRequest) -> HttpResponse:
 
 
 def _post(request: HttpRequest) -> HttpResponse:
-    if request.content_type != "application/json" or request.content_params.get(
-        "charset", "utf-8"
-    ).lower() not in ("utf-8", "utf8"):
-        return _error(415, "Unsupported Media Type: send Content-Type: application/json (UTF-8).")
-    if not accepts(request.headers.get("Accept"), "application/json"):
-        return _error(406, "Not Acceptable: this server answers with application/json; accept it.")
-    limit = settings.MCP_MAX_BODY_BYTES
+    # The one strict body reader of POST /rfq too; the protocol parses with its parse_json.
     try:
-        declared = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        declared = 0
-    body = b"" if declared > limit else request.read(limit + 1)
-    if declared > limit or len(body) > limit:
-        return _error(413, f"Payload Too Large: the body is limited to {limit} bytes.")
+        jsonbody.check_content_type(request.META.get("CONTENT_TYPE"))
+        if not accepts(request.headers.get("Accept"), "application/json"):
+            return _error(
+                406, "Not Acceptable: this server answers with application/json; accept it."
+            )
+        body = jsonbody.read_body(request, settings.MCP_MAX_BODY_BYTES)
+    except ApiError as refusal:
+        return _error(refusal.status, refusal.message)
     site = _endpoint_url(request).removesuffix(reverse("mcp"))
     with domain.calling(domain.Caller(client_info(request), base_url=site)):
         reply = protocol().handle(body, request.headers)
@@ -149,7 +147,7 @@ def _preflight(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@read_only
 def well_known(request: HttpRequest) -> HttpResponse:
     """``/.well-known/mcp.json``: the same manifest, for crawlers and client set-up."""
     response = JsonResponse(manifest(_endpoint_url(request)))

@@ -12,7 +12,8 @@ sender's arguments as a plain mapping):
   database's unique constraint decides races, so concurrent retries store one record.
 - Rate limit: per client address, from settings, shared across processes (``rfq.ratelimit``).
   Only submissions that would be stored count; a refused one raises 429 ``rate_limited`` with
-  ``retry_after`` seconds and stores nothing. Replays are never limited.
+  ``retry_after`` seconds and stores nothing. Retries of a key, stored or still in flight, are
+  never counted nor limited.
 - The record is committed when the function returns (call it outside any transaction so that
   holds), and staff are e-mailed after the commit; a failing mail server is logged and never
   loses the record nor fails the call.
@@ -128,7 +129,6 @@ def _submit(
             first = intake.model.objects.filter(idempotency_key=key).first()
             if first is not None:
                 return _replay(intake, first, fingerprint)
-        _check_rate(intake, client, now)
         collision = None
         for _ in range(REFERENCE_ATTEMPTS):
             try:
@@ -169,6 +169,10 @@ def _store(
             fingerprint=fingerprint,
             **data,
         )
+        # Counted only once the row is ours: a concurrent retry of the same key waits on the
+        # key's unique index above until this commits, then replays it, so retries (stored or
+        # in flight) never take a slot nor get 429. Refused here, the row is rolled back.
+        _check_rate(intake, client, now)
         transaction.on_commit(partial(notifications.notify_staff, record))
     return record
 

@@ -1,10 +1,12 @@
 """Pagination cursors: opaque tokens, signed, bound to one snapshot and one set of filters. Pure.
 
 A cursor carries what the next page needs and nothing a client could usefully change: the
-issue and snapshot etag it was made in, the canonical filters of the first page, the last
-``sort_key`` served (the keyset position) and the total counted on the first page (so later
-pages never count again). It is packed in binary, signed with an HMAC under ``SECRET_KEY`` and
-a salt of its own, and written in unpadded base64url, about 110 characters plus the filters.
+issue and snapshot etag it was made in, a fingerprint of the canonical filters of the first
+page, the last ``sort_key`` served (the keyset position) and the total counted on the first
+page (so later pages never count again). It is packed in binary, signed with an HMAC under
+``SECRET_KEY`` and a salt of its own, and written in unpadded base64url: 147 characters
+whatever the filters, so that a URL with every filter, a long Chinese ``q`` and a cursor stays
+far below the request-line limits of front servers (see config/gunicorn.conf.py).
 
 Any alteration, however small, fails: the signature covers every byte and the text must be the
 one canonical encoding of those bytes (base64 decoders otherwise ignore stray characters and
@@ -12,6 +14,7 @@ unused bits). Deciding what a valid but stale or mismatched cursor means is the 
 """
 
 import base64
+import hashlib
 import re
 import struct
 from collections.abc import Iterable
@@ -21,13 +24,15 @@ from django.conf import settings
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 SALT = "tenders.cursors.v1"
-VERSION = 1
+VERSION = 2
 MAC_BYTES = 16
-# version, issue pk, total, etag length; then etag, sort key (32 bytes), filters (UTF-8).
+# version, issue pk, total, etag length; then etag, sort key (32 bytes), filters fingerprint.
 _HEAD = struct.Struct(">BQIB")
 _SORT_KEY_BYTES = 32
+_FILTERS_BYTES = 16
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
-MAX_TOKEN = 4096
+# The longest token a 255-byte etag could make; anything longer is not a cursor.
+MAX_TOKEN = 448
 
 
 class CursorError(ValueError):
@@ -38,9 +43,15 @@ class CursorError(ValueError):
 class Cursor:
     issue_pk: int
     snapshot_etag: str
-    filters: str
+    filters: str  # fingerprint(filters_key) of the first page
     after: str
     total: int
+
+
+def fingerprint(filters_key: str) -> str:
+    """What a cursor keeps of its filters: enough to tell other filters apart (the token is
+    signed, so nobody can aim at a collision), in 16 bytes whatever their length."""
+    return hashlib.sha256(filters_key.encode("utf-8")).hexdigest()[: 2 * _FILTERS_BYTES]
 
 
 def _mac(data: bytes, secret: str | bytes) -> bytes:
@@ -56,14 +67,10 @@ def _secrets(secret: str | bytes | None) -> list[str | bytes]:
 def encode(cursor: Cursor, *, secret: str | bytes | None = None) -> str:
     etag = cursor.snapshot_etag.encode("ascii")
     after = bytes.fromhex(cursor.after)
-    if len(after) != _SORT_KEY_BYTES:
-        raise ValueError("a sort key is 64 hexadecimal characters")
-    payload = (
-        _HEAD.pack(VERSION, cursor.issue_pk, cursor.total, len(etag))
-        + etag
-        + after
-        + cursor.filters.encode("utf-8")
-    )
+    filters = bytes.fromhex(cursor.filters)
+    if len(after) != _SORT_KEY_BYTES or len(filters) != _FILTERS_BYTES:
+        raise ValueError("a sort key is 64 hexadecimal characters, a fingerprint 32")
+    payload = _HEAD.pack(VERSION, cursor.issue_pk, cursor.total, len(etag)) + etag + after + filters
     signed = payload + _mac(payload, _secrets(secret)[0])
     return base64.urlsafe_b64encode(signed).rstrip(b"=").decode("ascii")
 
@@ -88,12 +95,12 @@ def decode(token: str, *, secrets: Iterable[str | bytes] | None = None) -> Curso
     if version != VERSION:
         raise CursorError("unknown cursor version")
     rest = payload[_HEAD.size :]
-    if len(rest) < etag_len + _SORT_KEY_BYTES:
+    if len(rest) != etag_len + _SORT_KEY_BYTES + _FILTERS_BYTES:
         raise CursorError("truncated")
     try:
         etag = rest[:etag_len].decode("ascii")
-        filters = rest[etag_len + _SORT_KEY_BYTES :].decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CursorError("undecodable") from exc
     after = rest[etag_len : etag_len + _SORT_KEY_BYTES].hex()
+    filters = rest[etag_len + _SORT_KEY_BYTES :].hex()
     return Cursor(issue_pk=issue_pk, snapshot_etag=etag, filters=filters, after=after, total=total)

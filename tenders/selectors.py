@@ -128,12 +128,12 @@ def plan_list(params: Mapping[str, Any], issue: Issue, surface: Surface = REST) 
             f"snapshot {issue.snapshot_etag}). Start again from the first page without cursor.",
             param="cursor",
         )
-    if cursor.filters != query.filters_key():
+    if cursor.filters != cursors.fingerprint(query.filters_key()):
         raise ApiError(
             400,
             "invalid_cursor",
-            f"This cursor belongs to other filters ({cursor.filters}). Send it with the same "
-            "filters as the page that gave it, or leave cursor out to start again.",
+            "This cursor belongs to other filters. Send it with the same filters as the page "
+            "that gave it, or leave cursor out to start again.",
             param="cursor",
         )
     return ListPlan(issue, query, cursor.after, cursor.total)
@@ -162,7 +162,7 @@ def run_list(plan: ListPlan) -> dict:
             cursors.Cursor(
                 issue_pk=issue.pk,
                 snapshot_etag=issue.snapshot_etag,
-                filters=query.filters_key(),
+                filters=cursors.fingerprint(query.filters_key()),
                 after=page[-1][ROW_COLUMNS.index("sort_key")],
                 total=total,
             )

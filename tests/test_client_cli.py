@@ -486,3 +486,22 @@ def test_the_console_scripts_run_as_programs(small, base, tmp_path):
             [*program, target], capture_output=True, text=True, env=env, timeout=60
         )
         assert (checked.returncode, checked.stdout) == (0, "valid: JSON Lines of rows, 3 rows\n")
+
+
+@pytest.mark.parametrize(
+    ("path", "schema"),
+    [
+        ("/api/v1/tenders/facets", "service.tender.v1.facets.json"),
+        ("/api/v1/health", "service.health.v1.json"),
+        ("/api/v1/tenders/AT-TEST-0000000001?lang=en", "service.tender.v1.one.json"),
+        ("/agent/capabilities.json", "service.capabilities.v1.json"),
+    ],
+)
+def test_the_validator_checks_live_answers_against_their_published_schema(
+    base, small, path, schema
+):
+    run = tenders("validate", base + path, "--schema", schema)
+    assert (run.code, run.out, run.err) == (0, f"valid: one document of {schema}\n", "")
+    wrong = tenders("validate", base + path, "--schema", "service.error.v1.json")
+    assert wrong.code == 1
+    assert wrong.out.endswith("; one document of service.error.v1.json\n")

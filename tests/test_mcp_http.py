@@ -79,16 +79,26 @@ def test_protocol_errors_keep_their_http_status(client):
     assert post(client, body("resources/list")).status_code == 200
 
 
+JSON_PLEASE = "Send the body as JSON with the header Content-Type: application/json"
+
+
 @pytest.mark.parametrize(
-    "content_type",
-    ["text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin-1", ""],
+    "content_type, message",
+    [
+        ("text/plain", f"{JSON_PLEASE} (got text/plain)."),
+        (
+            "application/x-www-form-urlencoded",
+            f"{JSON_PLEASE} (got application/x-www-form-urlencoded).",
+        ),
+        ("application/json; charset=latin-1", "Send the JSON body in UTF-8, not latin-1."),
+        ("", f"{JSON_PLEASE} (got none)."),
+    ],
 )
-def test_a_body_that_is_not_json_by_its_content_type_is_415(client, content_type):
+def test_a_body_that_is_not_json_by_its_content_type_is_415(client, content_type, message):
+    # The one body reader of POST /rfq too (config.jsonbody): the same messages.
     response = post(client, content_type=content_type)
     assert response.status_code == 415
-    assert response.json() == rpc_error(
-        "Unsupported Media Type: send Content-Type: application/json (UTF-8)."
-    )
+    assert response.json() == rpc_error(message)
 
 
 def test_json_with_a_utf8_charset_is_fine(client):
@@ -119,7 +129,10 @@ def test_a_body_over_the_limit_is_413(client, settings):
     settings.MCP_MAX_BODY_BYTES = 64
     response = post(client, body("ping", {"padding": "x" * 64}))
     assert response.status_code == 413
-    assert response.json() == rpc_error("Payload Too Large: the body is limited to 64 bytes.")
+    assert response.json() == rpc_error(
+        "The body is larger than 64 bytes. Send only the documented fields, within their "
+        "maximum lengths."
+    )
     assert post(client, body("ping")).status_code == 200
 
 
@@ -166,7 +179,7 @@ def test_a_listed_origin_gets_a_cors_preflight(client, settings):
         response["Access-Control-Allow-Headers"]
         == "content-type, mcp-protocol-version, mcp-method, mcp-name"
     )
-    assert response["Allow"] == "GET, POST, OPTIONS"
+    assert response["Allow"] == "GET, HEAD, POST, OPTIONS"
 
 
 def test_a_missing_origin_is_fine(client):
@@ -190,7 +203,7 @@ def test_get_answers_the_discovery_manifest_to_json_clients(client, accept):
 def test_get_asking_only_for_an_event_stream_is_405(client):
     response = client.get("/mcp", headers={"Accept": "text/event-stream"})
     assert response.status_code == 405
-    assert response["Allow"] == "GET, POST, OPTIONS"
+    assert response["Allow"] == "GET, HEAD, POST, OPTIONS"
     assert response.json() == rpc_error(
         "Method Not Allowed: this server opens no event stream; POST JSON-RPC messages."
     )
@@ -204,16 +217,15 @@ def test_get_accepting_neither_is_406(client):
     )
 
 
-@pytest.mark.parametrize("method", ["DELETE", "PUT", "PATCH", "HEAD"])
+@pytest.mark.parametrize("method", ["DELETE", "PUT", "PATCH", "TRACE"])
 def test_other_methods_are_405_with_allow(client, method):
     response = client.generic(method, "/mcp", headers={"Mcp-Session-Id": "abc"})
     assert response.status_code == 405
-    assert response["Allow"] == "GET, POST, OPTIONS"
-    if method != "HEAD":
-        assert response.json() == rpc_error(
-            "Method Not Allowed: POST JSON-RPC messages; GET returns the discovery manifest. "
-            "This server keeps no sessions, so there is none to delete."
-        )
+    assert response["Allow"] == "GET, HEAD, POST, OPTIONS"
+    assert response.json() == rpc_error(
+        "Method Not Allowed: POST JSON-RPC messages; GET returns the discovery manifest. "
+        "This server keeps no sessions, so there is none to delete."
+    )
 
 
 def test_the_well_known_document_describes_the_server(client, settings):

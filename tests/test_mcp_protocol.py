@@ -47,13 +47,19 @@ def text_result(value: dict, *, is_error: bool) -> dict:
     [
         (
             b"{",
-            "Parse error: Expecting property name enclosed in double quotes at line 1 column 2.",
+            "Parse error: The body is not valid JSON: Expecting property name enclosed in "
+            "double quotes at line 1 column 2.",
         ),
-        (b"", "Parse error: Expecting value at line 1 column 1."),
-        (b"\xff\xfe", "Parse error: the body is not UTF-8 encoded JSON."),
+        (b"", "Parse error: The body is empty. Send a JSON object."),
+        (b"\xff\xfe", "Parse error: The body is not valid UTF-8 (byte 0)."),
         (
             b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "x": NaN}',
-            "Parse error: NaN is not valid JSON.",
+            "Parse error: The body is not valid JSON: NaN is not a JSON number.",
+        ),
+        # Strict like POST /rfq (one reader): a repeated member is refused, never "last wins".
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "method": "tools/list"}',
+            'Parse error: The body repeats the member "method". Send each field once.',
         ),
     ],
 )

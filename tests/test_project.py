@@ -2,6 +2,9 @@
 
 import json
 import os
+import re
+import runpy
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -124,6 +127,99 @@ def test_database_url_selects_postgres_with_the_utf8_backend(tmp_path):
         tmp_path,
     )
     assert json.loads(result.stdout) == ["config.postgres", "feed"]
+
+
+def test_postgres_connections_give_up_on_a_dead_or_hung_server(tmp_path, monkeypatch):
+    url = {"DJANGO_DEBUG": "1", "DATABASE_URL": "postgres://u@db.example:5433/feed"}
+    expr = "settings.DATABASES['default']['OPTIONS']"
+    plain = _settings_in_subprocess(url, expr, tmp_path)
+    web = _settings_in_subprocess({**url, "DATABASE_STATEMENT_TIMEOUT": "30"}, expr, tmp_path)
+    options = {
+        "connect_timeout": 2,
+        "keepalives": 1,
+        "keepalives_idle": 30,
+        "keepalives_interval": 10,
+        "keepalives_count": 3,
+        "tcp_user_timeout": 10000,
+    }
+    assert json.loads(plain.stdout) == [options]
+    assert json.loads(web.stdout) == [{**options, "options": "-c statement_timeout=30s"}]
+    # The served stack sets the statement timeout for web processes only, unless set.
+    conf = str(ROOT / "config" / "gunicorn.conf.py")
+    monkeypatch.delenv("DATABASE_STATEMENT_TIMEOUT", raising=False)
+    assert runpy.run_path(conf)["raw_env"] == ["DATABASE_STATEMENT_TIMEOUT=30"]
+    monkeypatch.setenv("DATABASE_STATEMENT_TIMEOUT", "12")
+    assert runpy.run_path(conf)["raw_env"] == []
+
+
+def _deploying_section() -> str:
+    readme = (ROOT / "README.md").read_text()
+    return readme.split("\n## Deploying\n", 1)[1].split("\n## ", 1)[0]
+
+
+# The README's production values for the security settings, as its table gives them.
+PRODUCTION = {
+    "ALLOWED_HOSTS": "tenders.example.org",
+    "PUBLIC_BASE_URL": "https://tenders.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://tenders.example.org",
+    "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto",
+    "SECURE_SSL_REDIRECT": "1",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+    "SECURE_HSTS_PRELOAD": "1",
+    "SESSION_COOKIE_SECURE": "1",
+    "CSRF_COOKIE_SECURE": "1",
+}
+
+
+def test_check_deploy_is_clean_with_the_documented_production_variables(tmp_path):
+    rows = {
+        line.split("|")[1]: line.split("|")[2]
+        for line in _deploying_section().splitlines()
+        if line.startswith("| `")
+    }
+    for name, value in PRODUCTION.items():
+        row = next(values for names, values in rows.items() if f"`{name}`" in names)
+        assert f"`{value}`" in row, name
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "DJANGO_DEBUG", "SECRET_KEY", "TENDERS_SORT_KEY_SECRET"}
+    }
+    env.update(PRODUCTION, TENDERS_VAR_DIR=str(tmp_path))
+    env.update(SECRET_KEY=secrets.token_urlsafe(50), TENDERS_SORT_KEY_SECRET=secrets.token_hex(32))
+    command = [
+        sys.executable,
+        str(ROOT / "manage.py"),
+        "check",
+        "--deploy",
+        "--fail-level",
+        "DEBUG",
+    ]
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == "System check identified no issues (0 silenced).\n"
+    # Without them, the warnings that made the issue.
+    env = {k: v for k, v in env.items() if k not in PRODUCTION}
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    for warning in ("W004", "W008", "W012", "W016"):
+        assert f"security.{warning}" in result.stderr
+
+
+def test_the_readme_deploying_section_lists_every_variable_the_settings_read():
+    sources = "\n".join(
+        (ROOT / "config" / name).read_text()
+        for name in ("settings.py", "gunicorn.conf.py", "devsecrets.py")
+    )
+    read = set(
+        re.findall(
+            r"""(?:environ\.get|env_bool|env_list|_secret)\(\s*["']([A-Z][A-Z0-9_]+)["']""", sources
+        )
+    ) | set(re.findall(r"""environ\[["']([A-Z][A-Z0-9_]+)["']\]""", sources))
+    assert {"SECRET_KEY", "PORT", "SECURE_HSTS_SECONDS", "DJANGO_DEBUG"} <= read
+    section = _deploying_section()
+    undocumented = sorted(name for name in read if f"`{name}`" not in section)
+    assert undocumented == [], "document these in the README's Deploying section"
 
 
 @pytest.mark.django_db

@@ -1,11 +1,14 @@
-"""Fifty buyers at once against a real server: every submission stored exactly once."""
+"""Buyers at once against a real server: every submission stored exactly once, and
+concurrent retries of one submission counted once against the rate limit."""
 
 import json
 import threading
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.core.cache import cache
 from django.core.servers.basehttp import ThreadedWSGIServer
 from pytest_django.live_server_helper import LiveServer
 
@@ -62,3 +65,59 @@ def test_fifty_concurrent_submissions_store_fifty_records(live_intake_server, se
     assert set(stored) == answered
     # Each answer names the record made from that very submission.
     assert {body["reference"]: f"Item {n}" for n, (_, body) in enumerate(results)} == stored
+
+
+def _post(url: str, product: str, key: str) -> tuple[int, dict]:
+    body = json.dumps({"product": product, "buyer_contact": "buyer@example.com"}).encode()
+    request = urllib.request.Request(
+        f"{url}/rfq",
+        data=body,
+        method="POST",
+        headers={"Content-Type": "application/json", "Idempotency-Key": key},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def _at_once(url: str, product: str, key: str, copies: int) -> list[tuple[int, dict]]:
+    barrier = threading.Barrier(copies)
+
+    def retry(_):
+        barrier.wait(timeout=30)
+        return _post(url, product, key)
+
+    with ThreadPoolExecutor(max_workers=copies) as pool:
+        return list(pool.map(retry, range(copies)))
+
+
+@pytest.mark.slow
+def test_concurrent_retries_of_one_key_take_one_slot_and_are_never_limited(
+    live_intake_server, settings
+):
+    settings.RFQ_RATE_LIMIT = "10/hour"  # every thread is 127.0.0.1: one client
+    cache.clear()
+    url = live_intake_server.url
+
+    # Thirty copies of one submission at once: one record, one slot, the same answer to all.
+    first = _at_once(url, "Pumps", "key-first", 30)
+    assert {status for status, _ in first} == {200}
+    assert len({body["reference"] for _, body in first}) == 1
+    assert Rfq.objects.count() == 1
+
+    # So nine more submissions fit in the hour...
+    for n in range(8):
+        assert _post(url, f"Valves {n}", f"key-{n}")[0] == 200
+    # ... and with one slot left, twenty copies of the last one all get its answer.
+    last = _at_once(url, "Cables", "key-last", 20)
+    assert [status for status, _ in last] == [200] * 20
+    assert len({body["reference"] for _, body in last}) == 1
+    assert Rfq.objects.count() == 10
+
+    # Only now is the client at its limit; the refusal stores nothing.
+    status, body = _post(url, "Lamps", "key-over")
+    assert (status, body["error"]["code"]) == (429, "rate_limited")
+    assert Rfq.objects.count() == 10
+    assert _post(url, "Cables", "key-last") == (200, last[0][1])

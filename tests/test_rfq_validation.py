@@ -4,7 +4,6 @@ import pytest
 
 from config.errors import ApiError
 from rfq import references, validation
-from rfq.api import http
 from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
 
 VALID = {
@@ -395,75 +394,6 @@ def test_the_rfq_json_schema_matches_the_rules():
     assert optional == ["quantity", "target_market"]
     assert all(schema["properties"][n]["anyOf"][1] == {"type": "null"} for n in optional)
     assert ACCESS_REQUEST_FORM.json_schema()["required"] == ["organisation", "contact", "purpose"]
-
-
-# --- the HTTP body reader ---------------------------------------------------------------------
-
-
-def body_error(raw: bytes) -> dict:
-    return error_of(lambda: http.parse_json(raw, max_bytes=100, example="{}"))
-
-
-def invalid_body(message: str, status: int = 400) -> dict:
-    return {"status": status, "error": {"code": "invalid_body", "message": message}}
-
-
-def test_json_bodies_are_parsed_strictly():
-    assert http.parse_json(b'\xef\xbb\xbf {"a": "b"} ', max_bytes=100, example="{}") == {"a": "b"}
-    assert body_error(b"") == invalid_body("The body is empty. Send a JSON object, e.g. {}")
-    assert body_error(b" \n") == invalid_body("The body is empty. Send a JSON object, e.g. {}")
-    assert body_error(b'{"a": "\xff"}') == invalid_body("The body is not valid UTF-8 (byte 7).")
-    assert body_error(b'{"a": "b"') == invalid_body(
-        "The body is not valid JSON: Expecting ',' delimiter at line 1 column 10."
-    )
-    assert body_error(b"product=LED") == invalid_body(
-        "The body is not valid JSON: Expecting value at line 1 column 1."
-    )
-    assert body_error(b'{"a": NaN}') == invalid_body(
-        "The body is not valid JSON: NaN is not a JSON number."
-    )
-    assert body_error(b'{"a": "b", "a": "c"}') == invalid_body(
-        'The body repeats the member "a". Send each field once.'
-    )
-    assert body_error(b" " * 101) == invalid_body(
-        "The body is larger than 100 bytes. Send only the documented fields, within their maximum lengths.",
-        413,
-    )
-
-
-def test_deep_nesting_is_a_clear_error_not_a_crash():
-    deep = b"[" * 100_000 + b"]" * 100_000
-    assert error_of(
-        lambda: http.parse_json(deep, max_bytes=1_000_000, example="{}")
-    ) == invalid_body("The body is nested too deeply. Send a flat JSON object of strings.")
-
-
-@pytest.mark.parametrize(
-    "header",
-    ["application/json", "Application/JSON; charset=UTF-8", "application/json;charset=utf8"],
-)
-def test_json_content_types_accepted(header):
-    assert http.check_content_type(header) is None
-
-
-def test_other_content_types_refused():
-    assert error_of(lambda: http.check_content_type("text/plain")) == invalid_body(
-        "Send the body as JSON with the header Content-Type: application/json (got text/plain).",
-        415,
-    )
-    assert error_of(lambda: http.check_content_type(None)) == invalid_body(
-        "Send the body as JSON with the header Content-Type: application/json (got none).", 415
-    )
-    assert error_of(
-        lambda: http.check_content_type("application/json; charset=latin-1")
-    ) == invalid_body("Send the JSON body in UTF-8, not latin-1.", 415)
-
-
-def test_declared_length_is_checked_before_reading():
-    assert http.check_length("100", 100) is None
-    assert http.check_length(None, 100) is None
-    assert http.check_length("junk", 100) is None
-    assert error_of(lambda: http.check_length("101", 100))["status"] == 413
 
 
 def test_references_have_the_published_format():

@@ -356,7 +356,11 @@ def cmd_validate(ctx: Context) -> int:
         raise Usage("--max-problems must be 0 or more")
     try:
         return validation.validate_source(
-            args.file, out=ctx.stdout, max_problems=args.max_problems, as_json=ctx.json
+            args.file,
+            out=ctx.stdout,
+            max_problems=args.max_problems,
+            as_json=ctx.json,
+            schema=args.schema,
         )
     except validation.SourceError as exc:
         raise Usage(str(exc)) from None

@@ -545,6 +545,8 @@ def summary_line(summary: Summary, report: Report) -> str:
     if summary.kind == PAGES:
         kind = f"JSON Lines of {summary.pages:,} page{'' if summary.pages == 1 else 's'}"
     facts = f"{kind}, {summary.rows:,} row{'' if summary.rows == 1 else 's'}"
+    if summary.kind in contract.PUBLISHED:
+        facts = f"one document of {summary.kind}"
     if summary.issue_id:
         facts += f", issue {summary.issue_id}"
     if summary.valid:
@@ -600,6 +602,25 @@ def open_source(source: str, stdin: BinaryIO | None = None) -> Iterator[BinaryIO
             raw.close()
 
 
+MAX_DOCUMENT = 64 * 1024 * 1024
+
+
+def validate_document(stream: BinaryIO, report: Report, name: str) -> Summary:
+    """One JSON document (a facets answer, a health record, an error body...) against the
+    published schema ``name``."""
+    raw = stream.read(MAX_DOCUMENT + 1)
+    try:
+        if len(raw) > MAX_DOCUMENT:
+            raise ValueError(f"larger than {MAX_DOCUMENT // 2**20} MiB")
+        document = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:  # also UnicodeDecodeError and JSONDecodeError
+        report.add(Problem("document", "", f"not a JSON document: {exc}", "json"))
+        return Summary(name, 0, report.count)
+    for field_name, message, rule in schema_problems(Checker(contract.load(name)), document):
+        report.add(Problem("document", field_name, message, rule))
+    return Summary(name, 0, report.count)
+
+
 def validate_source(
     source: str,
     *,
@@ -607,11 +628,18 @@ def validate_source(
     max_problems: int = DEFAULT_MAX_PROBLEMS,
     as_json: bool = False,
     stdin: BinaryIO | None = None,
+    schema: str | None = None,
 ) -> int:
-    """Validate ``source`` and print the report; the exit code. ``SourceError`` if unreadable."""
+    """Validate ``source`` (against ``schema`` when given, else by its kind) and print the
+    report; the exit code. ``SourceError`` if unreadable or the schema is unknown."""
+    if schema is not None and schema not in contract.PUBLISHED:
+        raise SourceError(f"no published schema {schema!r}; known: {', '.join(contract.PUBLISHED)}")
     report = Report(out=None if as_json else out, limit=max_problems)
     with open_source(source, stdin) as stream:
-        summary = validate_stream(stream, report)
+        if schema is None:
+            summary = validate_stream(stream, report)
+        else:
+            summary = validate_document(stream, report, schema)
     if as_json:
         body = {
             "valid": summary.valid,
@@ -639,6 +667,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"report at most N problems (all are counted; default {DEFAULT_MAX_PROBLEMS})",
     )
+    parser.add_argument(
+        "--schema",
+        metavar="NAME",
+        help="check one JSON document against this published schema instead, e.g. "
+        "service.tender.v1.facets.json or service.error.v1.json",
+    )
 
 
 def main(
@@ -664,7 +698,11 @@ def main(
         return EXIT_USAGE
     try:
         return validate_source(
-            args.file, out=stdout, max_problems=args.max_problems, as_json=args.json
+            args.file,
+            out=stdout,
+            max_problems=args.max_problems,
+            as_json=args.json,
+            schema=args.schema,
         )
     except SourceError as exc:
         print(f"error: {exc}", file=stderr)

@@ -10,30 +10,11 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from rows import row_from_values
+from rows import make_row
 from tenders_client import cli
 from tenders_client.http import Api, ApiError, NotTheApi, Unreachable
 
-ROWS = [
-    row_from_values(
-        (
-            f"AT-TEST-{i:010d}",
-            "HK",
-            "IT hardware",
-            "资讯科技硬件",
-            "資訊科技硬件",
-            f"Network switches, lot {i}.",
-            f"网络交换器，第{i}批。",
-            f"網絡交換器，第{i}批。",
-            None,
-            "le_2w",
-            True,
-            False,
-            f"{i:064x}",
-        )
-    )
-    for i in range(1, 61)
-]
+ROWS = [make_row(i) for i in range(1, 61)]
 META = {"issue_id": "2026-W48", "generated": "2026-11-23T06:00:00Z", "snapshot_etag": "e1"}
 
 

@@ -9,34 +9,13 @@ import sys
 
 import jsonschema
 import pytest
-from rows import collapse, row_from_values
+from rows import collapse, make_row
 from tenders_client import contract, validate
 from tenders_client.fastcheck import compile_schema
 from tenders_client.jsonstream import JsonReader, JsonSyntaxError
 from tenders_client.validate import IdSet, Report, id_number, validate_stream
 
 ID_PATTERN = "^AT-(TEST-)?[0-9A-HJKMNP-TV-Z]{10}$"
-
-
-def make_row(i: int) -> dict:
-    """Row ``i`` as the serializer writes it; ids and sort keys ascend with ``i``."""
-    return row_from_values(
-        (
-            f"AT-TEST-{i:010d}",
-            ("HK", "SG", "GB")[i % 3],
-            "Medical supplies and equipment",
-            "医疗用品及设备",
-            "醫療用品及設備",
-            f"Supply of patient monitors, lot {i}.",
-            f"供应病人监察仪，第{i}批。",
-            f"供應病人監察儀，第{i}批。",
-            (None, "lt_500k", "gt_10m")[i % 3],
-            ("le_2w", "2_4w", "gt_4w", "deadline_passed")[i % 4],
-            i % 2 == 0,
-            i % 3 == 0,
-            f"{i * 7919:064x}",
-        )
-    )
 
 
 def rows(n: int = 5) -> list[dict]:
@@ -470,6 +449,41 @@ def test_main_reads_files_gzip_and_reports_as_json(tmp_path):
     cut.write_bytes(gzip.compress(flat_text(rows(3)).encode())[:-30])
     code, out, _ = run_main(str(cut))
     assert code == 1 and out.startswith("file: not valid JSON: ")
+
+
+def test_one_document_against_any_published_schema(tmp_path):
+    health = tmp_path / "health.json"
+    record = {
+        "status": "ok",
+        "rows_total": 5,
+        "issue_id": "2026-W48",
+        "generated": "2026-11-23T06:00:00Z",
+        "feed_fresh": True,
+        "schema": "service.tender.v1",
+    }
+    health.write_text(json.dumps(record), encoding="utf-8")
+    assert run_main(str(health), "--schema", "service.health.v1.json") == (
+        0,
+        "valid: one document of service.health.v1.json\n",
+        "",
+    )
+    error = tmp_path / "error.json"
+    error.write_text('{"error": {"code": "not_found"}, "detail": 1}', encoding="utf-8")
+    assert run_main(str(error), "--schema", "service.error.v1.json") == (
+        1,
+        "document: detail: not a field of Error (additionalProperties)\n"
+        "document: error.message: missing (required)\n"
+        "invalid: 2 problems; one document of service.error.v1.json\n",
+        "",
+    )
+    assert run_main(str(health), "--schema", "service.error.v1.json")[0] == 1
+    assert run_main(str(health), "--schema", "service.nothing.json") == (
+        2,
+        "",
+        "error: no published schema 'service.nothing.json'; known: "
+        + ", ".join(contract.PUBLISHED)
+        + "\n",
+    )
 
 
 def test_usage_errors_exit_2(tmp_path):

@@ -12,11 +12,10 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from config import jsonbody
 from config.errors import ApiError
 from rfq import ratelimit, services, validation
 from tenders import contract
-
-from . import http
 
 RFQ_EXAMPLE = {
     "product": "LED street lights, 120 W, IP66",
@@ -109,8 +108,8 @@ def submit_rfq_schema() -> dict:
             "stored submissions count; validation errors and idempotent replays do not. Over "
             "the limit: 429 `rate_limited` with `Retry-After` (seconds).\n\n"
             '**Errors** use the body `{"error": {"code", "message", "param"}}`; '
-            "`param` names the field or header at fault. Codes: `invalid_body` (400, 413, "
-            "415), `invalid_parameter` (400), "
+            "`param` names the field or header at fault. Codes: `invalid_body` (400, 411, "
+            "413, 415), `invalid_parameter` (400), "
             "`idempotency_conflict` (422), `rate_limited` (429), `service_unavailable` (503)."
         ),
         "tags": ["RFQ"],
@@ -176,9 +175,7 @@ def submit_rfq_schema() -> dict:
                     _invalid_parameter("Not a string", {"quantity": 2000}),
                     _example(
                         "Not JSON",
-                        lambda: http.parse_json(
-                            b'{"product": "LED"', max_bytes=_max_bytes(), example=example_body
-                        ),
+                        lambda: jsonbody.parse_json(b'{"product": "LED"', example=example_body),
                     ),
                     _example(
                         "Not an object",
@@ -190,10 +187,18 @@ def submit_rfq_schema() -> dict:
                     ),
                 ],
             ),
+            411: OpenApiResponse(
+                RfqError,
+                description="A chunked body that the server in front cannot read (gunicorn, "
+                "as the run command serves, reads it); send Content-Length. Nothing was stored.",
+                examples=[_example("Chunked body", jsonbody.length_required)],
+            ),
             413: OpenApiResponse(
                 RfqError,
                 description=f"The body is larger than {_max_bytes()} bytes; nothing was stored.",
-                examples=[_example("Too large", lambda: http.check_length(10**6, _max_bytes()))],
+                examples=[
+                    _example("Too large", lambda: jsonbody.check_length(10**6, _max_bytes()))
+                ],
             ),
             415: OpenApiResponse(
                 RfqError,
@@ -202,7 +207,7 @@ def submit_rfq_schema() -> dict:
                 examples=[
                     _example(
                         "Form data",
-                        lambda: http.check_content_type("application/x-www-form-urlencoded"),
+                        lambda: jsonbody.check_content_type("application/x-www-form-urlencoded"),
                     )
                 ],
             ),

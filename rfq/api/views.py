@@ -1,6 +1,6 @@
 """``POST /rfq`` (submitRfq): a thin view over ``rfq.services.rfq_submit``.
 
-It checks what only HTTP has (content type, body size, JSON syntax), passes the parsed body,
+It reads the body with the one strict reader (``config.jsonbody``), passes the parsed body,
 the client and the Idempotency-Key header to the service, and turns ``ApiError`` into the
 contract's error body. Rules, limits and idempotency live in the service, shared with the tool
 server.
@@ -11,48 +11,35 @@ import json
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions
-from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import jsonbody
+from config.api import JsonOnly
 from config.errors import ApiError
 from rfq import services
 from rfq.clients import client_info
 
-from . import http
 from .openapi import RFQ_EXAMPLE, submit_rfq_schema
-
-
-class JsonOnly(BaseContentNegotiation):
-    """Always answer JSON: an odd Accept header must not turn an intake into a 406."""
-
-    def select_parser(self, request, parsers):
-        return parsers[0]
-
-    def select_renderer(self, request, renderers, format_suffix=None):
-        return renderers[0], renderers[0].media_type
 
 
 class SubmitRfqView(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
     throttle_classes = []
-    # The body is read raw (see rfq.api.http); the parser only documents the media type.
+    # The body is read raw (see config.jsonbody); the parser only documents the media type.
     parser_classes = [JSONParser]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = JsonOnly
 
     @extend_schema(**submit_rfq_schema())
     def post(self, request):
-        max_bytes = settings.RFQ_MAX_BODY_BYTES
-        http.check_content_type(request.META.get("CONTENT_TYPE"))
-        http.check_length(request.META.get("CONTENT_LENGTH"), max_bytes)
-        payload = http.parse_json(
-            request.body, max_bytes=max_bytes, example=json.dumps(RFQ_EXAMPLE)
-        )
+        jsonbody.check_content_type(request.META.get("CONTENT_TYPE"))
+        raw = jsonbody.read_body(request, settings.RFQ_MAX_BODY_BYTES)
+        payload = jsonbody.parse_json(raw, example=json.dumps(RFQ_EXAMPLE))
         receipt = services.rfq_submit(
             payload=payload,
             client=client_info(request),

@@ -97,7 +97,8 @@ def error(call, *args, **kwargs) -> dict:
 
 def _cursor(params: dict, issue: Issue, *, secret: str | None = None) -> str:
     query = selectors.plan_list(params, issue).query
-    made = cursors.Cursor(issue.pk, issue.snapshot_etag, query.filters_key(), ROW["sort_key"], 2)
+    filters = cursors.fingerprint(query.filters_key())
+    made = cursors.Cursor(issue.pk, issue.snapshot_etag, filters, ROW["sort_key"], 2)
     return cursors.encode(made, secret=secret)
 
 

@@ -183,7 +183,7 @@ def test_health_answers_json_when_postgresql_is_unreachable(tmp_path):
         {
             "error": {
                 "code": "service_unavailable",
-                "message": "The service cannot reach its database; try again soon.",
+                "message": "The service cannot reach its database just now; try again in 10 seconds.",
             }
         },
         None,

@@ -1,10 +1,11 @@
-"""Reading a JSON request body strictly: pure functions over the header values and bytes.
+"""The one strict reader of JSON request bodies, for ``POST /rfq`` and ``POST /mcp``.
 
-The REST intake reads the raw body itself (rather than through DRF's parser) so that every way
-a body can be wrong gets the contract's error body and a message that says what to send:
-wrong content type (415), too large (413), empty, not UTF-8, not JSON, NaN or Infinity,
-repeated members, nesting too deep (400). All use the code ``invalid_body``; the status tells
-generic HTTP clients which of the three kinds it is.
+Both read the raw body themselves (rather than through a framework's parser) so that every
+way a body can be wrong is refused the same way, with a message that says what to send: wrong
+content type (415), a chunked body the server cannot read (411), too large (413), empty, not
+UTF-8, not JSON, NaN or Infinity, a repeated member, nesting too deep (400). Each raises
+``ApiError`` with the code ``invalid_body``; the intake answers it as is, the tool server in
+its JSON-RPC shape (-32700 for what ``parse_json`` refuses).
 """
 
 import json
@@ -12,7 +13,6 @@ import json
 from django.utils.http import parse_header_parameters
 
 from config.errors import ApiError
-from rfq.validation import printable
 
 
 class _BodyError(ValueError):
@@ -52,10 +52,36 @@ def too_large(max_bytes: int) -> ApiError:
     )
 
 
-def parse_json(raw: bytes, *, max_bytes: int, example: str) -> object:
-    """The parsed JSON value of ``raw``. Whether it is an object is the validator's concern."""
+def length_required() -> ApiError:
+    return ApiError(
+        411,
+        "invalid_body",
+        "Send the body with a Content-Length header: this server cannot read a chunked body.",
+    )
+
+
+def read_body(request, max_bytes: int) -> bytes:
+    """The raw body of a Django request, at most ``max_bytes``.
+
+    A chunked body has no Content-Length, which Django takes for an empty body. Servers that
+    de-chunk it for us say so (``wsgi.input_terminated``, as gunicorn does): then it is read
+    from the input stream up to the limit. Others get 411 rather than "the body is empty".
+    """
+    meta = request.META
+    if "chunked" in meta.get("HTTP_TRANSFER_ENCODING", "").lower():
+        if not meta.get("wsgi.input_terminated"):
+            raise length_required()
+        raw = meta["wsgi.input"].read(max_bytes + 1)
+    else:
+        check_length(meta.get("CONTENT_LENGTH"), max_bytes)
+        raw = request.read(max_bytes + 1)
     if len(raw) > max_bytes:
         raise too_large(max_bytes)
+    return raw
+
+
+def parse_json(raw: bytes, *, example: str | None = None) -> object:
+    """The parsed JSON value of ``raw``. Whether it is an object is the caller's concern."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -64,9 +90,8 @@ def parse_json(raw: bytes, *, max_bytes: int, example: str) -> object:
         ) from None
     text = text.removeprefix("\ufeff")
     if not text.strip():
-        raise ApiError(
-            400, "invalid_body", f"The body is empty. Send a JSON object, e.g. {example}"
-        )
+        hint = f", e.g. {example}" if example else "."
+        raise ApiError(400, "invalid_body", f"The body is empty. Send a JSON object{hint}")
     try:
         return json.loads(text, object_pairs_hook=_object, parse_constant=_constant)
     except json.JSONDecodeError as error:
@@ -84,12 +109,17 @@ def _object(pairs: list[tuple[str, object]]) -> dict:
     result = {}
     for key, value in pairs:
         if key in result:
-            raise _BodyError(
-                f'The body repeats the member "{printable(key)}". Send each field once.'
-            )
+            raise _BodyError(f"The body repeats the member {_shown(key)}. Send each field once.")
         result[key] = value
     return result
 
 
 def _constant(name: str) -> object:
     raise _BodyError(f"The body is not valid JSON: {name} is not a JSON number.")
+
+
+def _shown(key: str) -> str:
+    # Quoted as JSON writes it (control characters escaped); a lone surrogate, which no
+    # response could encode, as its escape.
+    quoted = json.dumps(key[:64], ensure_ascii=False)
+    return quoted.encode("utf-8", "backslashreplace").decode("utf-8")
