@@ -195,3 +195,20 @@ def test_llms_txt_links_every_schema(client):
     for name in contract.PUBLISHED:
         assert f"(http://testserver/schema/{name})" in text
     assert "tenders-validate" in text
+
+
+def test_the_listing_parameters_are_the_query_schema_file():
+    """REST's query parameters and the list_tenders tool's arguments: one file."""
+    operation = json.loads(openapi_bytes())["paths"]["/api/v1/tenders"]["get"]
+    documented = {p["name"]: p for p in operation["parameters"] if p["in"] == "query"}
+    query = contract.embedded(contract.load(contract.QUERY))["properties"]
+    assert set(documented) == set(query)
+    for name, schema in query.items():
+        served = documented[name]
+        assert served["description"].startswith(schema["description"]), name
+        if "anyOf" in schema:
+            assert served["schema"] == schema["anyOf"][1]
+            assert (served["style"], served["explode"]) == ("form", False)
+        else:
+            expected = {k: v for k, v in schema.items() if k != "description"}
+            assert served["schema"] == expected | ({"default": 50} if name == "limit" else {})

@@ -274,7 +274,11 @@ def _query(title: str, markets: list, buckets: list, bands: list) -> dict:
                 "Default: every bucket but deadline_passed.",
                 [*buckets, "all"],
             ),
-            "new": {"type": "boolean", "description": "true: only rows new in this issue."},
+            "new": {
+                "type": "boolean",
+                "description": "true: only rows new in this issue; false: only rows carried "
+                "over from earlier issues.",
+            },
             "lead_ok": {
                 "type": "boolean",
                 "description": "true: only rows accepting supplier interest; false: the others.",
@@ -285,14 +289,17 @@ def _query(title: str, markets: list, buckets: list, bands: list) -> dict:
             "q": _string(
                 "Case-insensitive substring search over the summaries and category names, in "
                 "English or Chinese (one character is enough; Simplified and Traditional find "
-                "each other). Several words separated by spaces must all match; a phrase in "
-                "double quotes matches as written.",
+                "each other). Several words separated by spaces must all match, in any order; "
+                "a phrase in double quotes matches as written. When several words find nothing "
+                "together but some find rows alone, meta.message says which. No control "
+                "characters.",
                 minLength=1,
                 maxLength=MAX_Q,
             ),
             "lang": _string(
                 "Answer in one language (English, Simplified, Traditional Chinese): rows then "
-                "carry category.name and one summary, about a third of the size.",
+                "carry category.name and one summary, about a third of the size; meta.lang "
+                "echoes it.",
                 enum=list(LANGS),
             ),
             "limit": {
@@ -302,7 +309,8 @@ def _query(title: str, markets: list, buckets: list, bands: list) -> dict:
                 "description": f"Rows per page, 1 to {MAX_LIMIT}; more is refused, not clamped.",
             },
             "cursor": _string(
-                "meta.next_cursor of the previous page, unchanged, with the same filters.",
+                "meta.next_cursor of the previous page, unchanged, with the same filters "
+                "(lang and limit may change).",
                 minLength=1,
             ),
         },

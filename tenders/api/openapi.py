@@ -11,10 +11,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 
 from config.errors import error_body
 from tenders import contract
-from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
-from tenders.filters import DEFAULT_LIMIT, MAX_LIMIT, MAX_Q
-from tenders.markets import MARKET_CODES
-from tenders.rows import LANGS
+from tenders.filters import DEFAULT_LIMIT
 
 from . import examples
 
@@ -81,84 +78,38 @@ def components() -> dict:
 # --- parameters -------------------------------------------------------------------------
 
 
-def _list_param(name: str, description: str, values: list[str] | None = None):
-    # OpenAPI's own spelling of "comma-separated": an array in form style, not exploded.
-    item = {"type": "string", "minLength": 1}
-    if values:
-        item["enum"] = values
-    return OpenApiParameter(
-        name,
-        {"type": "array", "items": item, "minItems": 1},
-        QUERY,
-        style="form",
-        explode=False,
-        description=description + " Comma-separated; a row matches any of the values.",
-    )
+# How REST spells what the listing parameters' schema (the published file, which the
+# list_tenders tool takes as its arguments) states as typed values.
+REST_SPELLING = {
+    "market": " Any case.",
+    "category": " English names in any case; names containing a comma need the slug.",
+    "closing_bucket": " Any case.",
+    "value_band": " Any case.",
+    "new": " Accepts true/false (any case) or 1/0.",
+    "lead_ok": " Accepts true/false (any case) or 1/0.",
+}
 
 
-LANG = OpenApiParameter(
-    "lang",
-    {"type": "string", "enum": list(LANGS)},
-    QUERY,
-    description="Collapse each row to one language: category becomes {name} and the three "
-    "summaries one summary; meta.lang echoes it.",
-)
+def _parameter(name: str, schema: dict) -> OpenApiParameter:
+    description = schema.pop("description") + REST_SPELLING.get(name, "")
+    if "anyOf" in schema:
+        # OpenAPI's own spelling of "comma-separated": an array in form style, not exploded.
+        array = next(branch for branch in schema["anyOf"] if branch["type"] == "array")
+        description += " Comma-separated; a row matches any of the values."
+        return OpenApiParameter(
+            name, array, QUERY, style="form", explode=False, description=description
+        )
+    if name == "limit":
+        schema["default"] = DEFAULT_LIMIT
+        description += f" Default {DEFAULT_LIMIT}."
+    return OpenApiParameter(name, schema, QUERY, description=description)
+
+
 LIST_PARAMETERS = [
-    _list_param("market", "Market codes (accepted in any case).", list(MARKET_CODES)),
-    _list_param(
-        "category",
-        "Category slugs, or English (any case), Simplified or Traditional Chinese names, as "
-        "listed by /api/v1/tenders/facets. Names containing a comma need the slug.",
-    ),
-    _list_param(
-        "closing_bucket",
-        "Time left to the deadline at publication (any case). Default: le_2w,2_4w,gt_4w "
-        "(closed listings are left out); all includes deadline_passed.",
-        [*CLOSING_BUCKETS, "all"],
-    ),
-    OpenApiParameter(
-        "new",
-        {"type": "boolean"},
-        QUERY,
-        description="true: only rows new in this issue; false: only rows carried over from "
-        "earlier issues. Accepts true/false (any case) or 1/0.",
-    ),
-    OpenApiParameter(
-        "lead_ok",
-        {"type": "boolean"},
-        QUERY,
-        description="Filter on lead_ok. Accepts true/false (any case) or 1/0.",
-    ),
-    _list_param(
-        "value_band",
-        "Estimated value in USD (any case); unspecified matches rows without a band "
-        "(value_band null).",
-        [*VALUE_BANDS, "unspecified"],
-    ),
-    OpenApiParameter(
-        "q",
-        {"type": "string", "minLength": 1, "maxLength": MAX_Q},
-        QUERY,
-        description="Case-insensitive substring search over the three summaries and the three "
-        "category names. Works for Chinese, including one- and two-character queries "
-        "(e.g. 医, 醫療). 1 to 200 characters; no control characters.",
-    ),
-    LANG,
-    OpenApiParameter(
-        "limit",
-        {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
-        QUERY,
-        description=f"Rows per page, 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT}). Larger values "
-        "are refused, not clamped.",
-    ),
-    OpenApiParameter(
-        "cursor",
-        {"type": "string", "minLength": 1},
-        QUERY,
-        description="meta.next_cursor of the previous page, unchanged. Send the same filters "
-        "with it (lang and limit may change).",
-    ),
+    _parameter(name, schema)
+    for name, schema in contract.embedded_schema(contract.QUERY)["properties"].items()
 ]
+LANG = next(parameter for parameter in LIST_PARAMETERS if parameter.name == "lang")
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
     str,
