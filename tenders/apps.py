@@ -7,6 +7,7 @@ class TendersConfig(AppConfig):
     verbose_name = "Tender feed"
 
     def ready(self) -> None:
+        from . import tasks  # noqa: F401  (its receivers tidy after jobs whose worker died)
         from .models import GateAllowance, PublicBody, PublicBodyName
         from .sanitize.loading import forget_gate
 

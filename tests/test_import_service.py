@@ -143,7 +143,7 @@ def test_every_sample_imports_then_publishes_without_leaks(settings, t0):
         ("EU", "body", "Úřad pro publikace Evropské unie", "ces"),
         ("AU", "person", "John Rutter", "en"),
     } <= directory
-    # The notice's names joined the seed list's entry for the body (migration 0009).
+    # The notice's names joined the seed list's entry for the body (migration 0011).
     health = PublicBody.objects.get(names__name="衞生署")
     assert health.origin == "seed"
     assert {"Department of Health", "衞生署"} <= set(health.names.values_list("name", flat=True))
@@ -245,7 +245,7 @@ def test_csv_rows_and_their_failures(tmp_path):
 
 def test_since_skips_older_items_and_dry_run_writes_nothing(tmp_path):
     path = OCDS / "fictional-example-1.1"
-    seeded = PublicBodyName.objects.count()  # the seed list (migration 0009)
+    seeded = PublicBodyName.objects.count()  # the seed list (migration 0011)
     dry = import_notices("ocds", str(path), market="GB", dry_run=True)
     assert (dry.pk, dry.created, dry.state) == (None, 1, "completed")
     assert SourceTender.objects.count() == ImportRun.objects.count() == 0

@@ -436,7 +436,7 @@ def test_gate_fingerprint_follows_the_gate_rules_and_the_directory(monkeypatch):
     allowed = allowances_fingerprint()
     before = fingerprint.gate_fingerprint()
     assert before == f"gate-2:{directory_fingerprint()}:{allowed}"
-    # A body the seed list (migration 0009) does not have.
+    # A body the seed list (migration 0011) does not have.
     remember_bodies([BodyEntry(market="HK", names=[BodyName("Harbour Ferry Authority", "en")])])
     after = fingerprint.gate_fingerprint()
     assert after != before and after == f"gate-2:{directory_fingerprint()}:{allowed}"

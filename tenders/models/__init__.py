@@ -4,6 +4,7 @@
 - ``directory``: the private directory of public bodies the sanitization gate checks against.
 - ``gate``: curators' allow-lists of the sanitization gate.
 - ``imports``: configured import sources, recorded import runs, each record's imported notice.
+- ``jobs``: long work queued for a worker (publication, imports), with progress and outcome.
 """
 
 from .directory import PublicBody, PublicBodyName
@@ -21,6 +22,7 @@ from .feed import (
 )
 from .gate import GateAllowance
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
+from .jobs import Job
 
 __all__ = [
     "CATEGORY_CELL",
@@ -34,6 +36,7 @@ __all__ = [
     "ImportedNotice",
     "Issue",
     "IssueCount",
+    "Job",
     "PublicBody",
     "PublicBodyName",
     "SnapshotRow",

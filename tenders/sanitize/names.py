@@ -234,7 +234,7 @@ SEED_FILE = Path(__file__).resolve().parent.parent / "data" / "public_bodies.jso
 
 def seed_entries() -> list[NameEntry]:
     """The seed list's spellings, read from its data file (tests and benchmarks use it without
-    a database; the directory holds the same names after migration 0009)."""
+    a database; the directory holds the same names after migration 0011)."""
     document = json.loads(SEED_FILE.read_text(encoding="utf-8"))
     return [
         NameEntry(name, body["market"], body["kind"], form, body["names"][0][0])

@@ -60,6 +60,6 @@ def unload(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tenders", "0008_gate_allowances_and_sources")]
+    dependencies = [("tenders", "0010_gate_allowances_and_sources")]
 
     operations = [migrations.RunPython(load, unload)]

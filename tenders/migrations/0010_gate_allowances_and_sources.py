@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0007_imports"),
+        ("tenders", "0009_import_schedules"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
