@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tenders.drafting import draft_summaries
-from tenders.importers import classify, eforms, gld, ocds
+from tenders.importers import classify, csvfile, eforms, gld, ocds
 from tenders.importers.http import HttpPolicy, open_url, retry_after
 from tenders.importers.notice import (
     Failure,
@@ -388,6 +388,11 @@ class Feed(BaseHTTPRequestHandler):
             self._send(503, b"", headers=[("Retry-After", "1")])
         elif self.path == "/gone":
             self._send(404, b"")
+        elif self.path == "/notice.xml":
+            self._send(200, (EFORMS / "cn_24_minimal.xml").read_bytes(), ctype="application/xml")
+        elif self.path == "/batch.csv":
+            body = b"id,title,buyer,deadline\nMO-1,Caf\xe9 supplies,IACM,2026-12-01\n"
+            self._send(200, body, ctype="text/csv")
         else:
             self._send(200, page2)
 
@@ -436,6 +441,20 @@ def test_http_failures_say_what_to_do(server):
     assert Feed.hits == {"/always-busy": 3, "/gone": 1, "/html": 1}
 
 
+def test_one_notice_or_a_csv_batch_at_a_url(server):
+    [notice] = eforms.pieces(f"{server}/notice.xml")
+    assert (notice.notice_id, notice.place) == (
+        "4805c409-5939-4be9-8abd-837f7a5fee23",
+        f"{server}/notice.xml",
+    )
+    [row] = csvfile.pieces(f"{server}/batch.csv", market="MO")
+    assert (row.notice_id, row.payload["title"], row.place) == (
+        "MO:MO-1",
+        "Caf\u00e9 supplies",
+        f"{server}/batch.csv line 2",
+    )
+
+
 def test_retry_after_in_seconds_or_as_a_date():
     now = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
     assert retry_after("120") == 120.0
@@ -450,3 +469,13 @@ def test_gzip_files_are_read(tmp_path):
     assert [p.notice_id for p in ocds.pieces(str(path))] == ["ocds-x-1"]
     with pytest.raises(ReadError, match="is neither a file nor a folder"):
         list(ocds.pieces(str(tmp_path / "missing.json")))
+
+
+def test_releases_that_cannot_be_ordered_or_merged_say_so():
+    undated = release(rid="b")
+    del undated["date"]
+    with pytest.raises(ValueError, match=r"^a release has no date, so the releases cannot be put"):
+        ocds.build("ocds-x-1", [release(rid="a"), undated], market="GB")
+    clashing = release(rid="b", date="2026-11-02T00:00:00Z", items=[{"id": "1"}])
+    with pytest.raises(ValueError, match=r"^the releases cannot be merged"):
+        ocds.build("ocds-x-1", [release(rid="a", items="not a list"), clashing], market="GB")

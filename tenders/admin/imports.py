@@ -85,6 +85,15 @@ def imported_notice_html(tender: SourceTender):
     )
 
 
+def _clean_market(form: forms.Form, data: dict) -> None:
+    """The market the chosen format needs (implied, or the one given), or a field error."""
+    if data.get("format"):
+        try:
+            data["market"] = check_market(data["format"], data.get("market"))
+        except ImportFailed as exc:
+            form.add_error("market", str(exc))
+
+
 # --- sources ------------------------------------------------------------------------------
 
 
@@ -95,11 +104,7 @@ class ImportSourceForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        if data.get("format"):
-            try:
-                data["market"] = check_market(data["format"], data.get("market"))
-            except ImportFailed as exc:
-                self.add_error("market", str(exc))
+        _clean_market(self, data)
         url = (data.get("url") or "").strip()
         if url and not url.lower().startswith(("http://", "https://", "/")):
             self.add_error("url", "Give an http(s) address, or an absolute path on the server.")
@@ -163,11 +168,7 @@ class UploadForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("format"):
-            try:
-                data["market"] = check_market(data["format"], data.get("market"))
-            except ImportFailed as exc:
-                self.add_error("market", str(exc))
+        _clean_market(self, data)
         upload = data.get("file")
         if upload and data.get("format"):
             suffixes = UPLOAD_SUFFIXES[data["format"]]

@@ -50,7 +50,7 @@ from .notice import (
     parse_deadline,
     text,
 )
-from .sources import files, is_url, opened
+from .sources import streams
 
 SUFFIXES = (".csv",)
 REQUIRED = ("id", "title", "buyer", "deadline")
@@ -93,14 +93,8 @@ def pieces(
     policy: http.HttpPolicy | None = None,
     sleep: Callable[[float], None] | None = None,
 ) -> Iterator[Piece | Failure]:
-    if is_url(location):
-        opened_url = http.open_url(location, policy=policy, sleep=sleep, accept="text/csv")
-        with opened_url as response:
-            yield from _rows(response, location, market)
-        return
-    for path in files(location, SUFFIXES):
-        with opened(path) as stream:
-            yield from _rows(stream, path.name, market)
+    for name, stream in streams(location, SUFFIXES, accept="text/csv", policy=policy, sleep=sleep):
+        yield from _rows(stream, name, market)
 
 
 def _codes(value: str) -> list[str]:

@@ -31,7 +31,7 @@ from .notice import (
     parse_deadline,
     text,
 )
-from .sources import files, is_url
+from .sources import streams
 
 SUFFIXES = (".xml",)
 NS = {
@@ -106,17 +106,15 @@ def pieces(
     sleep: Callable[[float], None] | None = None,
 ) -> Iterator[Piece | Failure]:
     """One piece per notice file (a folder of them, or one notice at a URL)."""
-    if is_url(location):
-        opened = http.open_url(location, policy=policy, sleep=sleep, accept="application/xml")
-        with opened as response:
-            yield _piece(response.read(), location)
-        return
-    for path in files(location, SUFFIXES):
+    found = streams(
+        location, SUFFIXES, accept="application/xml", repair=False, policy=policy, sleep=sleep
+    )
+    for name, stream in found:
         try:
-            data = path.read_bytes()
+            data = stream.read()
         except OSError as exc:
-            raise ReadError(f"{path} cannot be read: {exc}") from exc
-        yield _piece(data, path.name)
+            raise ReadError(f"{name} cannot be read: {exc}") from exc
+        yield _piece(data, name)
 
 
 # --- building -----------------------------------------------------------------------------
@@ -200,13 +198,10 @@ def _names(root: etree._Element) -> list[Name]:
 
 def _classifications(root: etree._Element) -> list[tuple[str, str, str]]:
     found = []
-    for path in ("cbc:ItemClassificationCode",):
-        for node in root.findall(f".//cac:MainCommodityClassification/{path}", NS) + root.findall(
-            f".//cac:AdditionalCommodityClassification/{path}", NS
-        ):
-            scheme = (node.get("listName") or "").upper()
+    for kind in ("MainCommodityClassification", "AdditionalCommodityClassification"):
+        for node in root.findall(f".//cac:{kind}/cbc:ItemClassificationCode", NS):
             if node.text and node.text.strip():
-                found.append((scheme, node.text.strip(), ""))
+                found.append(((node.get("listName") or "").upper(), node.text.strip(), ""))
     return list(dict.fromkeys(found))
 
 

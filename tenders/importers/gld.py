@@ -26,7 +26,7 @@ from .notice import (
     parse_deadline,
     text,
 )
-from .sources import files, is_url
+from .sources import streams
 
 SUFFIXES = (".xml",)
 RECORD = "TenderNoticeRecord"
@@ -72,14 +72,11 @@ def pieces(
     policy: http.HttpPolicy | None = None,
     sleep: Callable[[float], None] | None = None,
 ) -> Iterator[Piece | Failure]:
-    if is_url(location):
-        opened = http.open_url(location, policy=policy, sleep=sleep, accept="application/xml")
-        with opened as response:
-            yield from _records(response, location)
-        return
-    for path in files(location, SUFFIXES):
-        with path.open("rb") as stream:
-            yield from _records(stream, path.name)
+    found = streams(
+        location, SUFFIXES, accept="application/xml", repair=False, policy=policy, sleep=sleep
+    )
+    for name, stream in found:
+        yield from _records(stream, name)
 
 
 def build(notice_id: str, payloads: list[Any], *, market: str = "HK") -> Notice | Skip:

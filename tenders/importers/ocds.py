@@ -217,10 +217,12 @@ def merge(releases: list[dict]) -> dict:
     """The procedure's current state from its releases (one release is its own state)."""
     if len(releases) == 1:
         return releases[0]
-    dated = [r for r in releases if isinstance(r.get("date"), str)]
-    if len(dated) < len(releases):
-        raise ValueError("a release has no date, so releases cannot be put in order")
-    return _MERGER.create_compiled_release(dated)
+    if not all(isinstance(r.get("date"), str) for r in releases):
+        raise ValueError("a release has no date, so the releases cannot be put in order")
+    try:
+        return _MERGER.create_compiled_release(releases)
+    except OCDSMergeError as exc:
+        raise ValueError(f"the releases cannot be merged ({exc})") from exc
 
 
 def _suffixed(obj: dict, field: str) -> list[tuple[str, str]]:
@@ -308,7 +310,7 @@ def _classifications(tender: dict) -> list[tuple[str, str, str]]:
     return found
 
 
-def _source_url(tender: dict, release: dict) -> str:
+def _source_url(tender: dict) -> str:
     for document in tender.get("documents") or []:
         if isinstance(document, dict) and isinstance(document.get("url"), str):
             return document["url"].strip()[:URL_MAX]
@@ -357,7 +359,7 @@ def build(notice_id: str, payloads: list[Any], *, market: str) -> Notice | Skip:
         description=text(_first(tender, "description")),
         buyer_name=buyer,
         reference=text(tender.get("id") or notice_id),
-        source_url=_source_url(tender, release),
+        source_url=_source_url(tender),
         deadline=deadline,
         amount=money,
         currency=text(value.get("currency")).upper()[:3] if money is not None else "",
@@ -372,4 +374,4 @@ def build(notice_id: str, payloads: list[Any], *, market: str) -> Notice | Skip:
     )
 
 
-__all__ = ["SUFFIXES", "OCDSMergeError", "build", "merge", "pieces", "read_stream"]
+__all__ = ["SUFFIXES", "build", "merge", "pieces", "read_stream"]

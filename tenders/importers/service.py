@@ -440,13 +440,13 @@ def _draft(context: _Context, tender: SourceTender, notice: Notice) -> tuple[dic
     secrets = RecordSecrets.of(tender)
     draft = make()
     findings = scan(draft, secrets)
-    for _attempt in range(2):
+    for attempt in range(2):
         if not findings or not any(needs.values()):
             break
         # Drop the title from the languages with findings; at the second try, from all.
         for lang, fields in LANG_FIELDS.items():
             mine = [f for f in findings if f.lang in fields]
-            if needs[lang] and (mine or _attempt):
+            if needs[lang] and (mine or attempt):
                 needs[lang] = ""
                 labels = ", ".join(sorted({f.label for f in mine or findings}))
                 notes.append(

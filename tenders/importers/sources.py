@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
+from . import http
 from .notice import Failure, Piece, ReadError
 
 CHUNK = 1 << 16
@@ -65,10 +66,11 @@ class Utf8Repair(io.RawIOBase):
 
 
 @contextmanager
-def opened(path: Path):
-    """A file as repaired UTF-8 bytes, gunzipped when its name ends in ``.gz``."""
+def opened(path: Path, *, repair: bool = True):
+    """A file's bytes, gunzipped when its name ends in ``.gz``, repaired to UTF-8 unless the
+    format declares its own encoding (XML)."""
     with gzip.open(path, "rb") if path.name.endswith(".gz") else path.open("rb") as handle:
-        yield io.BufferedReader(Utf8Repair(handle), CHUNK)
+        yield io.BufferedReader(Utf8Repair(handle), CHUNK) if repair else handle
 
 
 def files(location: str, suffixes: tuple[str, ...]) -> list[Path]:
@@ -84,6 +86,25 @@ def files(location: str, suffixes: tuple[str, ...]) -> list[Path]:
     if path.is_file():
         return [path]
     raise ReadError(f"{location} is neither a file nor a folder here; check the path.")
+
+
+def streams(
+    location: str,
+    suffixes: tuple[str, ...],
+    *,
+    accept: str,
+    repair: bool = True,
+    policy: http.HttpPolicy | None = None,
+    sleep: Callable[[float], None] | None = None,
+) -> Iterator[tuple[str, BinaryIO]]:
+    """(name, byte stream) of a URL, a file or each matching file of a folder."""
+    if is_url(location):
+        with http.open_url(location, policy=policy, sleep=sleep, accept=accept) as response:
+            yield location, io.BufferedReader(Utf8Repair(response), CHUNK) if repair else response
+        return
+    for path in files(location, suffixes):
+        with opened(path, repair=repair) as stream:
+            yield path.name, stream
 
 
 # --- grouping by procedure ----------------------------------------------------------------
