@@ -5,10 +5,11 @@
     python3 dev.py test    set up and run the whole test suite against PostgreSQL
 
 Both create ``.venv`` and install what they need on first use (again when pyproject.toml
-changes). ``run`` migrates, loads demo data and publishes an issue when the database has none,
-then serves with gunicorn. ``test`` finds PostgreSQL (``DATABASE_URL``, else 127.0.0.1:5432,
-else a throwaway cluster started with initdb/pg_ctl and removed afterwards) and runs pytest;
-extra arguments go to pytest.
+changes), and compile the translation catalogues of ``locale/``. ``run`` migrates, loads demo
+data and publishes an issue when the database has none, then serves with gunicorn beside one
+job worker. ``test`` finds PostgreSQL (``DATABASE_URL``, else 127.0.0.1:5432, else a throwaway
+cluster started with initdb/pg_ctl and removed afterwards) and runs pytest; extra arguments go to
+pytest.
 """
 
 import hashlib
@@ -20,6 +21,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from glob import glob
 from pathlib import Path
 
@@ -72,6 +74,12 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text("\n".join([*previous, wanted]) + "\n")
 
 
+def compile_messages() -> None:
+    """The pages' translations: the .po catalogues are committed, the .mo files are built here
+    with Babel (GNU gettext, which Django's compilemessages needs, may be missing)."""
+    run([VENV / "bin" / "pybabel", "-q", "compile", "-d", ROOT / "locale", "-D", "django"])
+
+
 def manage(*args: str, env: dict) -> None:
     run([PY, ROOT / "manage.py", *args], env=env, cwd=ROOT)
 
@@ -95,6 +103,7 @@ def manage_output(*args: str, env: dict) -> str:
 
 def cmd_run(argv: list[str]) -> None:
     ensure_venv("")
+    compile_messages()
     env = os.environ.copy()
     port = env.get("PORT", "8000")
     # Served like a deployment (DEBUG off unless DJANGO_DEBUG is set), with secrets generated
@@ -129,8 +138,10 @@ def cmd_run(argv: list[str]) -> None:
     base = f"http://127.0.0.1:{port}"
     print(
         f"""
-Serving the tender feed at {base}  (Ctrl-C stops it)
+Serving the tender feed at {base}, with one job worker beside it  (Ctrl-C stops both)
 
+  {base}/                               pages for people (English, 简体, 繁體)
+  {base}/feeds/new.atom?lang=zht         Atom feed of the rows new this issue
   {base}/api/v1/tenders?limit=5          the listing (REST)
   {base}/api/v1/tenders?q=%E5%8C%BB%E7%96%97&lang=zht  search for 医疗, one language
   {base}/api/v1/tenders/facets           vocabulary and counts
@@ -149,7 +160,43 @@ command, or run:  .venv/bin/python manage.py createsuperuser
     conf = ROOT / "config" / "gunicorn.conf.py"
     args = [str(gunicorn), "-c", str(conf), "config.wsgi:application", *argv]
     os.chdir(ROOT)
-    os.execve(args[0], args, env)
+    worker = [str(PY), str(ROOT / "manage.py"), "run_worker", "--no-startup-delay"]
+    sys.exit(supervise({"web server": args, "job worker": worker}, env))
+
+
+def supervise(commands: dict[str, list[str]], env: dict) -> int:
+    """Run the commands side by side until one exits or we are told to stop, then stop the rest.
+
+    Each runs in a process group of its own, so Ctrl-C reaches it once, from here: the worker
+    finishes the job in hand on the first signal and stops at once on the second.
+    """
+    processes = {
+        name: subprocess.Popen(cmd, env=env, cwd=ROOT, process_group=0)
+        for name, cmd in commands.items()
+    }
+    signals: list[int] = []
+
+    def forward(signum, _frame) -> None:
+        if not signals:
+            say("Stopping; a running job is finished first (Ctrl-C again stops it now)")
+        signals.append(signum)
+        for process in processes.values():
+            if process.poll() is None:
+                process.send_signal(signum)
+
+    signal.signal(signal.SIGINT, forward)
+    signal.signal(signal.SIGTERM, forward)
+    while all(p.poll() is None for p in processes.values()):
+        time.sleep(0.2)
+    code = 0
+    if not signals:
+        name, ended = next((n, p) for n, p in processes.items() if p.returncode is not None)
+        code = ended.returncode or 1
+        say(f"The {name} exited with code {ended.returncode}; stopping the rest")
+        forward(signal.SIGTERM, None)
+    for process in processes.values():
+        process.wait()
+    return code
 
 
 # --- test ---------------------------------------------------------------------------------
@@ -388,6 +435,7 @@ def ensure_inspector() -> None:
 
 def cmd_test(argv: list[str]) -> None:
     ensure_venv("test")
+    compile_messages()
     ensure_chromium()
     ensure_inspector()
     ensure_client_venv()

@@ -302,6 +302,19 @@ EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "tender-feed@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# --- People's pages and Atom feeds (issue #13) -------------------------------------------------
+# Pages for people live under /en/, /zh-hans/ and /zh-hant/ (i18n_patterns). Their language is
+# activated for those paths only (pages.middleware), so the JSON surfaces keep their headers
+# and behaviour; the catalogues in locale/ are compiled by dev.py (Babel), never committed.
+INSTALLED_APPS += ["pages"]
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("zh-hant", "繁體中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Before CommonMiddleware: its slash redirects resolve people's paths in their language.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
+    "pages.middleware.PeopleLocaleMiddleware",
+)
+
 # --- imports of public notices (issue #10) ---
 # Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
 TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
@@ -338,3 +351,13 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", Fals
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+
+# --- Jobs: publication and imports off the request path (issue #11) --------------------------
+# The queue lives in the database we already run (django-tasks' database backend); workers are
+# `manage.py run_worker` processes, on any machine that reaches the database.
+INSTALLED_APPS += ["django_tasks", "django_tasks_db"]
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A running job writes its progress and a heartbeat this often (seconds); a job silent for
+# longer than the lease belonged to a worker that died, and is marked failed.
+TENDERS_JOB_HEARTBEAT_SECONDS = float(os.environ.get("TENDERS_JOB_HEARTBEAT_SECONDS", "2"))
+TENDERS_JOB_LEASE_SECONDS = float(os.environ.get("TENDERS_JOB_LEASE_SECONDS", "60"))

@@ -1,9 +1,11 @@
 """Every public path in one list."""
 
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
 from mcp_server import views as mcp_views
+from pages import urls as pages_urls
 from rfq.api.views import SubmitRfqView
 from tenders.api import views as tender_views
 
@@ -21,3 +23,7 @@ urlpatterns = [
 
 # --- Public REST contract (issue #3): listing, row, facets, flat file, capabilities, discovery
 urlpatterns += [path("", include("config.public_urls"))]
+
+# --- People's pages and Atom feeds (issue #13): /<lang>/..., /feeds/*.atom, redirects
+urlpatterns += pages_urls.unprefixed
+urlpatterns += i18n_patterns(path("", include((pages_urls.people, "pages"))))

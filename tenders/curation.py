@@ -28,7 +28,13 @@ from .chinese import to_traditional
 from .drafting import NEED_MAX_LENGTH, draft_summaries
 from .ids import is_listing_id
 from .models import CurrencyRate, Issue, SourceTender
-from .publication import PublicationError, PublicationSummary, publish_issue, withdraw_row
+from .publication import (
+    Progress,
+    PublicationError,
+    PublicationSummary,
+    publish_issue,
+    withdraw_row,
+)
 from .sanitize import Finding, RecordSecrets, clean_text, scan
 
 # The acting staff member; None for a caller with no user (a script), which logs nothing.
@@ -270,9 +276,11 @@ def issue_preview(*, user: Actor, now: datetime | None = None) -> PublicationSum
     return summary
 
 
-def issue_publish(*, user: Actor, now: datetime | None = None) -> PublicationSummary:
+def issue_publish(
+    *, user: Actor, now: datetime | None = None, progress: Progress | None = None
+) -> PublicationSummary:
     """Publish this week's issue (the service the command calls) and log who did it."""
-    summary = publish_issue(now=now, user=user)
+    summary = publish_issue(now=now, user=user, progress=progress)
     _log(
         user,
         [

@@ -1,6 +1,8 @@
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
+from django.db import connections
 
 # A fixed publication clock: Monday 2026-11-23 06:00 UTC is in ISO week 2026-W48.
 T0 = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
@@ -15,3 +17,46 @@ def _media_in_tmp(settings, tmp_path):
 @pytest.fixture
 def t0():
     return T0
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def browser_page(monkeypatch):
+    """A page in Debian's headless Chromium driven by Playwright (never a downloaded browser;
+    ``dev.py test`` installs Chromium when it is missing, and without it the test fails)."""
+    assert CHROMIUM.exists(), (
+        f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium); "
+        "`python3 dev.py test` does it when run as root."
+    )
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
+    # between browser steps are still plain synchronous calls.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    # The live server's request threads must not keep database connections open after each
+    # request, or the test database cannot be dropped at the end of the run.
+    monkeypatch.setitem(connections["default"].settings_dict, "CONN_MAX_AGE", 0)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(20_000)
+        try:
+            yield page
+        finally:
+            browser.close()
+            # ORM calls made while Playwright's loop runs get their own connection objects
+            # (asgiref's context-local storage): close them here, or they outlive the run.
+            connections.close_all()

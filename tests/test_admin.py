@@ -11,7 +11,6 @@ from django.urls import reverse
 from tenders import curation
 from tenders.chinese import to_traditional
 from tenders.models import Category, CurrencyRate, Issue, SourceTender
-from tenders.publication import PublicationError
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
 
@@ -235,7 +234,7 @@ def test_draft_action_asks_for_the_need_and_reports(admin_client):
     assert record.summary_zht == to_traditional(record.summary_zh)
 
 
-def test_preview_publish_and_history(admin_client, t0, monkeypatch):
+def test_preview_and_history(admin_client, t0):
     SourceTenderFactory()
     leak = SourceTenderFactory(summary_en="Write to a@b.org")
     preview = admin_client.get(reverse("admin:tenders_issue_preview"))
@@ -246,25 +245,14 @@ def test_preview_publish_and_history(admin_client, t0, monkeypatch):
     assert "email in summary_en: &#x27;Write to a@b.org&#x27;" in html
     assert not Issue.objects.exists()
 
+    # Publishing is a job (tests/test_jobs.py); the form only posts.
     assert admin_client.get(reverse("admin:tenders_issue_publish")).status_code == 302
-    published = admin_client.post(reverse("admin:tenders_issue_publish"), follow=True)
+    curation.issue_publish(user=None, now=t0)
     issue = current_issue()
-    assert published.status_code == 200 and issue.rows_total == 1
-    assert f'<td id="snapshot-etag">{issue.snapshot_etag}</td>' in published.content.decode()
-
     history = admin_client.get(reverse("admin:tenders_issue_changelist"))
     assert history.status_code == 200 and issue.issue_id in history.content.decode()
     detail = admin_client.get(reverse("admin:tenders_issue_change", args=[issue.pk]))
     assert leak.listing_id in detail.content.decode()
-
-    def busy(**kwargs):
-        raise PublicationError("Another publication or withdrawal is running; try again.")
-
-    monkeypatch.setattr(curation, "publish_issue", busy)
-    refused = admin_client.post(reverse("admin:tenders_issue_publish"), follow=True)
-    assert messages_of(refused)[0] == (
-        "Not published: Another publication or withdrawal is running; try again."
-    )
 
 
 def test_withdraw_view_errors_are_messages_and_success_rotates_the_snapshot(admin_client, t0):

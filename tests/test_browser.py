@@ -1,5 +1,6 @@
 """End to end in a real browser: a curator fixes a leaking summary, approves, previews,
-publishes, finds the row in the public feed, then withdraws it.
+publishes (a real worker process runs the job), finds the row in the public feed, then
+withdraws it.
 
 Drives the real admin on pytest-django's live server with Debian's Chromium through Playwright
 (``dev.py test`` installs Chromium when it is missing; without it this test fails, it never
@@ -12,6 +13,7 @@ surface serves from, and through the REST endpoints ``GET /api/v1/tenders`` and
 
 import gzip
 import json
+import re
 import secrets
 import urllib.error
 import urllib.request
@@ -21,25 +23,15 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.storage import default_storage
-from django.db import connections
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 from tenders.models import SourceTender
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
+from tests.worker_support import worker_process
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 LEAKING = "Supply of network switches. Contact buyer@example.gov.hk for the documents."
 FIXED = "Supply of network switches and wireless access points for a public body."
 
@@ -87,42 +79,13 @@ def _public_state(base_url: str, listing_id: str) -> tuple[str, bool]:
     return etag, listed
 
 
-@pytest.fixture
-def browser_page(monkeypatch):
-    assert CHROMIUM.exists(), (
-        f"{CHROMIUM} is missing: install Debian's Chromium (apt-get install chromium); "
-        "`python3 dev.py test` does it when run as root."
-    )
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the ORM calls the test makes
-    # between browser steps are still plain synchronous calls.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    # The live server's request threads must not keep database connections open after each
-    # request, or the test database cannot be dropped at the end of the run.
-    monkeypatch.setitem(connections["default"].settings_dict, "CONN_MAX_AGE", 0)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.set_default_timeout(20_000)
-        try:
-            yield page
-        finally:
-            browser.close()
-            # ORM calls made while Playwright's loop runs get their own connection objects
-            # (asgiref's context-local storage): close them here, or they outlive the run.
-            connections.close_all()
-
-
 def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_page):
+def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_page, tmp_path):
     page = browser_page
     password = secrets.token_urlsafe(16)
     get_user_model().objects.create_superuser("curator", "curator@example.org", password)
@@ -176,10 +139,23 @@ def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_pag
     assert page.inner_text("#count-new") == "1"
     assert page.inner_text("#count-withheld") == "0"
     shot(page, "06-preview")
+    # Publishing queues a job: the Issues page shows it waiting, then (a worker started, the
+    # page refreshing itself) its outcome, with a link to the new issue.
     page.click("input[name=publish]")
-    page.wait_for_selector("#snapshot-etag")
-    published_etag = page.inner_text("#snapshot-etag")
+    page.wait_for_selector(".job-panel")
+    assert "Publication queued as job #" in page.inner_text("ul.messagelist")
+    assert page.inner_text(".job-state") == "Queued"
+    assert "Waiting for a worker" in page.inner_text(".job-progress")
+    shot(page, "07-queued")
+    with worker_process(tmp_path):
+        page.wait_for_selector(".job-panel[data-state=succeeded]", timeout=60_000)
+    message = page.inner_text(".job-message")
+    assert message.startswith("Done after ") and "Published 20" in message
+    published_etag = re.search(r"etag ([0-9a-f]{32})\.", message).group(1)
     shot(page, "07-published")
+    page.click(".job-subject")
+    page.wait_for_selector("#content h1")
+    assert published_etag in page.inner_text("#content")
     etag, listed = _public_state(base, record.listing_id)
     assert (etag, listed) == (published_etag, True)
 

@@ -10,7 +10,8 @@ from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tenders.models import ImportedNotice, ImportRun, ImportSource, SourceTender
+from tenders.models import ImportedNotice, ImportRun, ImportSource, Job, SourceTender
+from tests.worker_support import work_off_the_queue
 
 pytestmark = pytest.mark.django_db
 
@@ -118,10 +119,13 @@ def test_import_now_from_a_configured_source(admin_client):
         {"action": "import_now", "_selected_action": [source.pk]},
         follow=True,
     )
-    assert messages_of(response)[1:] == [
-        "Imported GLD e-Tender Box: 3 read: 3 created, 0 updated, 0 unchanged, 0 closed at "
-        "source, 0 failed."
-    ]
+    # jobs: the action queues the import for a worker (tests/test_import_jobs.py follows it).
+    assert messages_of(response)[1].startswith("Queued 1 import(s) as job(s) #")
+    work_off_the_queue()
+    assert Job.objects.get().message == (
+        "Imported from GLD e-Tender Box: 3 read: 3 created, 0 updated, 0 unchanged, 0 closed "
+        "at source, 0 failed."
+    )
     run = ImportRun.objects.get()
     assert (run.source, run.format, run.state) == (source, "gld", "completed")
     assert ImportedNotice.objects.filter(source=source).count() == 3

@@ -1,6 +1,6 @@
 """In a real browser: a curator uploads the HK GLD file, reads the run, opens an imported
-record. Debian's Chromium through Playwright (as tests/test_browser.py); screenshots go to
-``test-artifacts/browser/``."""
+record. Debian's Chromium through Playwright (the ``browser_page`` fixture of conftest.py);
+screenshots go to ``test-artifacts/browser/``."""
 
 import secrets
 from pathlib import Path
@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tenders.models import ImportedNotice, ImportRun
-from tests.test_browser import browser_page, shot  # noqa: F401  (the fixture)
+from tests.test_browser import shot
 
 HK_FILE = Path(__file__).resolve().parent / "data" / "gld" / "TenderNotice.xml"
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_curator_uploads_a_file_and_reads_the_run(live_server, browser_page):  # noqa: F811
+def test_curator_uploads_a_file_and_reads_the_run(live_server, browser_page):
     page = browser_page
     password = secrets.token_urlsafe(16)
     get_user_model().objects.create_superuser("importer", "importer@example.org", password)

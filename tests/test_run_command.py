@@ -69,7 +69,7 @@ def test_run_command_serves_the_demo_on_sqlite(tmp_path):
             try:
                 status, headers, body = fetch(f"http://127.0.0.1:{port}/healthz")
                 break
-            except (urllib.error.URLError, ConnectionError):
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.5)
         assert status == 200, (tmp_path / "run.log").read_text()
         assert body["status"] == "ok" and body["schema"] == "service.tender.v1"
@@ -89,9 +89,18 @@ def test_run_command_serves_the_demo_on_sqlite(tmp_path):
         assert status == 200
         _served_like_a_deployment(port)
         _manage_py_finds_the_run_commands_secrets(port, env, tmp_path)
+
+        _a_worker_beside_the_server_publishes(env, tmp_path, body)
+
+        # Ctrl-C reaches the run command alone (its children have groups of their own); it
+        # stops the server and the worker, and nothing of ours is left running.
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert ours(tmp_path) == []
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=30)
         log.close()
 
 
@@ -142,3 +151,42 @@ def _manage_py_finds_the_run_commands_secrets(port: int, env: dict, tmp_path) ->
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(page["meta"]["total"])
+
+
+def _a_worker_beside_the_server_publishes(env: dict, tmp_path, health: dict) -> None:
+    """The worker takes a publication queued from the command line off the SQLite queue."""
+    queued = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "publish_issue", "--enqueue"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert queued.stdout.startswith("Queued the publication as job #1;"), queued.stderr
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+            state, message = db.execute(
+                "SELECT state, message FROM tenders_job WHERE id = 1"
+            ).fetchone()
+        if state in {"succeeded", "failed"}:
+            break
+        time.sleep(0.3)
+    assert state == "succeeded", message + (tmp_path / "run.log").read_text()
+    assert message.startswith(f"Published {health['issue_id']}: {health['rows_total']:,} rows (")
+    assert len(ours(tmp_path)) >= 3  # run, the web server (master and workers), the worker
+
+
+def ours(var_dir: Path) -> list[int]:
+    """Processes started with this test's TENDERS_VAR_DIR (the run command and its children)."""
+    marker = f"TENDERS_VAR_DIR={var_dir}".encode()
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if marker in (proc / "environ").read_bytes().split(b"\0"):
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found

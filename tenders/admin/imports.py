@@ -17,9 +17,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from ..importers.service import ImportFailed, check_market, import_from_source, import_notices
+from .. import tasks
+from ..importers.service import ImportFailed, check_market, import_notices
+from ..jobs import JobBusy
 from ..markets import MARKET_CHOICES
-from ..models import ImportedNotice, ImportFormat, ImportRun, ImportSource, SourceTender
+from ..models import ImportedNotice, ImportFormat, ImportRun, ImportSource, Job, SourceTender
+from .jobs import busy_message, job_panel
 
 PERMISSION = "tenders.run_import"
 UPLOAD_SUFFIXES = {
@@ -30,26 +33,18 @@ UPLOAD_SUFFIXES = {
 }
 
 
-def _summary(run: ImportRun) -> str:
-    skipped = f", {run.skipped_total} skipped" if run.skipped_total else ""
-    return (
-        f"{run.read} read: {run.created} created, {run.updated} updated, {run.unchanged} "
-        f"unchanged, {run.closed} closed at source{skipped}, {run.failed} failed"
-    )
-
-
 def _report(request, run: ImportRun, dry_run: bool) -> None:
     where = run.source.name if run.source else run.location
     if run.state == ImportRun.State.FAILED:
         messages.error(request, f"Import of {where} failed: {run.error}")
     elif dry_run:
-        messages.info(request, f"Dry run of {where}, nothing was written: {_summary(run)}.")
+        messages.info(request, f"Dry run of {where}, nothing was written: {run.summary()}.")
     elif run.failed:
         messages.warning(
-            request, f"Imported {where}: {_summary(run)}. Open run {run.pk} for the failures."
+            request, f"Imported {where}: {run.summary()}. Open run {run.pk} for the failures."
         )
     else:
-        messages.success(request, f"Imported {where}: {_summary(run)}.")
+        messages.success(request, f"Imported {where}: {run.summary()}.")
 
 
 def imported_notice_html(tender: SourceTender):
@@ -100,7 +95,7 @@ def _clean_market(form: forms.Form, data: dict) -> None:
 class ImportSourceForm(forms.ModelForm):
     class Meta:
         model = ImportSource
-        fields = ("name", "format", "market", "url", "enabled")
+        fields = ("name", "format", "market", "url", "enabled", "every_hours")
 
     def clean(self):
         data = super().clean()
@@ -114,7 +109,7 @@ class ImportSourceForm(forms.ModelForm):
 @admin.register(ImportSource)
 class ImportSourceAdmin(admin.ModelAdmin):
     form = ImportSourceForm
-    list_display = ("name", "format", "market", "url", "enabled", "last_run")
+    list_display = ("name", "format", "market", "url", "enabled", "every_hours", "last_run")
     list_filter = ("format", "market", "enabled")
     search_fields = ("name", "url")
     actions = ("import_now",)
@@ -131,13 +126,21 @@ class ImportSourceAdmin(admin.ModelAdmin):
 
     @admin.action(description="Import now from the selected sources", permissions=["run_import"])
     def import_now(self, request, queryset):
+        queued = []
         for source in queryset.order_by("name"):
             try:
-                run = import_from_source(source, user=request.user)
-            except ImportFailed as exc:
-                messages.error(request, str(exc))
-                continue
-            _report(request, run, dry_run=False)
+                queued.append(tasks.import_enqueue(source=source, user=request.user))
+            except JobBusy as busy:
+                messages.warning(request, busy_message(busy))
+        if queued:
+            numbers = ", ".join(f"#{job.pk}" for job in queued)
+            messages.success(
+                request,
+                f"Queued {len(queued)} import(s) as job(s) {numbers}. A worker runs them; this "
+                "page shows their progress and the runs when they are done.",
+            )
+            return HttpResponseRedirect(reverse("admin:tenders_importrun_changelist"))
+        return None
 
     def has_run_import_permission(self, request) -> bool:
         return request.user.has_perm(PERMISSION)
@@ -269,7 +272,15 @@ class ImportRunAdmin(admin.ModelAdmin):
         ]
 
     def changelist_view(self, request, extra_context=None):
-        extra = {"can_import": request.user.has_perm(PERMISSION), **(extra_context or {})}
+        # The imports queued or running, else the last one, so its outcome stays in view.
+        recent = Job.objects.filter(kind=tasks.IMPORT).select_related("requested_by")
+        jobs = list(recent.filter(state__in=Job.ACTIVE_STATES)) or list(recent[:1])
+        extra = {
+            "can_import": request.user.has_perm(PERMISSION),
+            "panels": [job_panel(job, user=request.user) for job in jobs],
+            "refresh": any(job.active for job in jobs),
+            **(extra_context or {}),
+        }
         return super().changelist_view(request, extra_context=extra)
 
     def upload_view(self, request):

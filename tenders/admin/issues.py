@@ -8,11 +8,13 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from .. import curation
+from .. import curation, tasks
 from ..calendar import rfc3339
 from ..curation import CurationError
-from ..models import Issue, SourceTender, WithheldRecord
+from ..jobs import JobBusy
+from ..models import Issue, Job, SourceTender, WithheldRecord
 from ..publication import PublicationError
+from .jobs import busy_message, job_panel
 
 
 @admin.register(Issue)
@@ -165,32 +167,22 @@ class IssueAdmin(admin.ModelAdmin):
         self._require(request, "tenders.add_issue")
         if request.method != "POST":
             return HttpResponseRedirect(reverse("admin:tenders_issue_preview"))
-        return self._publish(request)
-
-    def _publish(self, request):
         try:
-            summary = curation.issue_publish(user=request.user)
-        except PublicationError as exc:
-            self.message_user(request, f"Not published: {exc}", messages.ERROR)
-            return HttpResponseRedirect(reverse("admin:tenders_issue_changelist"))
-        self.message_user(
-            request,
-            f"Published {summary.issue_id}: {summary.published} rows, {summary.withheld} "
-            f"withheld; etag {summary.snapshot_etag}.",
-            messages.SUCCESS,
-        )
-        return TemplateResponse(
-            request,
-            "admin/tenders/issue/published.html",
-            self._context(
+            job = tasks.publication_enqueue(user=request.user)
+        except JobBusy as busy:
+            self.message_user(request, busy_message(busy), messages.WARNING)
+        else:
+            self.message_user(
                 request,
-                f"Published {summary.issue_id}",
-                summary=summary,
-                generated=rfc3339(summary.generated),
-                reasons=summary.withheld_by_reason.most_common(),
-                samples=self._samples(summary.withheld_samples),
-            ),
-        )
+                f"Publication queued as job #{job.pk}. A worker publishes it; this page shows "
+                "its progress and the new issue when it is done.",
+                messages.SUCCESS,
+            )
+        return HttpResponseRedirect(reverse("admin:tenders_issue_changelist"))
+
+    def changelist_view(self, request, extra_context=None):
+        job = Job.objects.filter(kind=tasks.PUBLISH).select_related("requested_by").first()
+        return super().changelist_view(request, {**(extra_context or {}), "panel": job_panel(job)})
 
     def withdraw_view(self, request):
         self._require(request, "tenders.add_issue")

@@ -3,6 +3,7 @@
 - ``feed``: the two worlds of the feed (private source records, public snapshots and counts).
 - ``directory``: the private directory of public bodies the sanitization gate checks against.
 - ``imports``: configured import sources, recorded import runs, each record's imported notice.
+- ``jobs``: long work queued for a worker (publication, imports), with progress and outcome.
 """
 
 from .directory import PublicBody, PublicBodyName
@@ -19,6 +20,7 @@ from .feed import (
     new_real_listing_id,
 )
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
+from .jobs import Job
 
 __all__ = [
     "CATEGORY_CELL",
@@ -31,6 +33,7 @@ __all__ = [
     "ImportedNotice",
     "Issue",
     "IssueCount",
+    "Job",
     "PublicBody",
     "PublicBodyName",
     "SnapshotRow",

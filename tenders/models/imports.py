@@ -10,6 +10,7 @@ rules improve. Private: nothing here reaches a public surface.
 import zlib
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from ..markets import MARKET_CHOICES
@@ -42,6 +43,14 @@ class ImportSource(models.Model):
     )
     enabled = models.BooleanField(
         default=True, help_text="Disabled sources are kept but not imported from."
+    )
+    every_hours = models.PositiveSmallIntegerField(
+        "import every (hours)",
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 31)],
+        help_text="Import automatically when the last import started this many hours ago or "
+        "more (24 = daily); empty = only by hand. Needs manage.py run_schedules in cron.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -99,6 +108,14 @@ class ImportRun(models.Model):
     @property
     def skipped_total(self) -> int:
         return sum(self.skipped.values())
+
+    def summary(self) -> str:
+        skipped = f", {self.skipped_total} skipped" if self.skipped_total else ""
+        return (
+            f"{self.read} read: {self.created} created, {self.updated} updated, "
+            f"{self.unchanged} unchanged, {self.closed} closed at source{skipped}, "
+            f"{self.failed} failed"
+        )
 
 
 class ImportedNotice(models.Model):

@@ -8,6 +8,8 @@ Guarantees (see tenders.publication):
 
 --dry-run plans everything and prints the same summary without writing anything.
 --at sets the publication clock (RFC 3339 / ISO 8601, e.g. 2026-11-23T06:00:00Z).
+--enqueue queues the publication for a worker instead (staff follow it in the admin) and
+returns at once; refused while a publication is queued or running.
 """
 
 import sys
@@ -17,7 +19,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.dateparse import parse_datetime
 
 from tenders.calendar import rfc3339
+from tenders.jobs import JobBusy
 from tenders.publication import PLAN_PHASE, PublicationError, publish_issue
+from tenders.tasks import publication_enqueue
 
 
 def parse_at(value: str):
@@ -37,8 +41,16 @@ class Command(BaseCommand):
             "--dry-run", action="store_true", help="Plan and report; write nothing."
         )
         parser.add_argument("--at", help="Publication time (ISO 8601 with timezone). Default: now.")
+        parser.add_argument(
+            "--enqueue",
+            action="store_true",
+            help="Queue the publication for a worker (manage.py run_worker) and return at once; "
+            "staff follow its progress in the admin.",
+        )
 
-    def handle(self, *args, dry_run: bool, at: str | None, verbosity: int, **options):
+    def handle(self, *args, dry_run: bool, at: str | None, enqueue: bool, verbosity, **options):
+        if enqueue:
+            return self.enqueue(dry_run or at)
         now = parse_at(at) if at else None
         started = time.monotonic()
         show_progress = self.stdout.isatty()
@@ -103,3 +115,17 @@ class Command(BaseCommand):
             for listing_id, reasons in summary.withheld_samples:
                 self.stdout.write(f"    {listing_id}: {'; '.join(reasons)}")
         sys.stdout.flush()
+
+    def enqueue(self, clashing) -> None:
+        if clashing:
+            raise CommandError("--enqueue publishes now, for real: leave out --dry-run and --at.")
+        try:
+            job = publication_enqueue(user=None)
+        except JobBusy as busy:
+            raise CommandError(
+                f"A publication is already {busy.job.get_state_display().lower()}: job "
+                f"#{busy.job.pk}, asked for at {rfc3339(busy.job.enqueued_at)}."
+            ) from None
+        self.stdout.write(
+            f"Queued the publication as job #{job.pk}; a worker (manage.py run_worker) runs it."
+        )

@@ -1,0 +1,120 @@
+"""Atom feeds of the current issue: ``/feeds/tenders.atom`` and ``/feeds/new.atom``.
+
+Each is the first page of ``tenders.selectors.list_tenders`` (up to 200 rows; ``limit`` may
+ask for fewer) with the listing's filters and ``lang`` (default ``en``), written with Django's
+feed generator. ``new.atom`` is the same with ``new=true`` fixed. Entry ids are tag URIs of
+``asaptic_id`` (stable across issues, so a reader sees a row once); every ``updated`` is the
+issue's ``generated``. Conditional GETs and bad parameters behave as on the API: ``ETag`` is
+the snapshot etag, ``If-None-Match`` gives 304, and a bad parameter gets the API's 400 JSON
+error body.
+"""
+
+from urllib.parse import urlencode, urlsplit
+
+from django.http import HttpResponse, JsonResponse
+from django.urls import reverse
+from django.utils import translation
+from django.utils.feedgenerator import Atom1Feed
+from django.utils.html import escape
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from config.api import base_url, cache_headers, etag_matches, not_modified, query_params
+from config.errors import ApiError
+from tenders import selectors
+from tenders.filters import LIST_PARAMS, MAX_LIMIT, check_params
+
+from .labels import CLOSING, HTML_LANG, PAGE_LANG, market_name
+
+# The year in every entry id: ids were minted under this authority from then on (RFC 4151).
+TAG_YEAR = 2026
+# The listing's parameters without paging; new.atom fixes ``new`` itself.
+FEED_PARAMS = tuple(p for p in LIST_PARAMS if p != "cursor")
+NEW_FEED_PARAMS = tuple(p for p in FEED_PARAMS if p != "new")
+
+
+class IssueAtomFeed(Atom1Feed):
+    """Atom whose feed-level ``updated`` is the issue's, even when no entry matches (Django's
+    generator would write the time of the request)."""
+
+    def latest_post_date(self):
+        return self.feed["updated"]
+
+
+def tag_uri(authority: str, at_id: str) -> str:
+    return f"tag:{authority},{TAG_YEAR}:{at_id}"
+
+
+def _feed(request, *, only_new: bool):
+    params = query_params(request)
+    check_params(params, NEW_FEED_PARAMS if only_new else FEED_PARAMS)
+    params = {"lang": "en", "limit": str(MAX_LIMIT), **params}
+    if only_new:
+        params["new"] = "true"
+    issue = selectors.require_current_issue()
+    if etag_matches(request, issue.snapshot_etag):
+        selectors.plan_list(params, issue)  # a bad request is an error even when cached
+        return not_modified(issue.snapshot_etag)
+    page = selectors.list_tenders(params, issue=issue)
+    lang = page["meta"]["lang"]
+    with translation.override(PAGE_LANG[lang]):
+        return cache_headers(
+            _write(request, params, page, issue, only_new, lang), issue.snapshot_etag
+        )
+
+
+def _write(request, params, page, issue, only_new, lang) -> HttpResponse:
+    base = base_url(request)
+    authority = urlsplit(base).hostname or "localhost"
+    meta = page["meta"]
+    filters = {k: v for k, v in params.items() if k not in ("lang", "limit")}
+    browse = base + reverse("pages:tender-list")
+    title = _("New tenders in issue %(issue)s") if only_new else _("Tenders in issue %(issue)s")
+    feed = IssueAtomFeed(
+        title=title % {"issue": meta["issue_id"]},
+        link=browse + ("?" + urlencode(filters, doseq=True) if filters else ""),
+        description="",
+        subtitle=_(
+            "%(shown)s of %(total)s matching tenders. Sanitized: no buyer, reference, exact "
+            "deadline or amount."
+        )
+        % {"shown": meta["returned"], "total": meta["total"]},
+        language=HTML_LANG[PAGE_LANG[lang]],
+        feed_url=request.build_absolute_uri(),
+        feed_guid=request.build_absolute_uri(),
+        author_name=_("Tender feed"),
+        updated=issue.generated,
+    )
+    for row in page["data"]:
+        market = market_name(row["market"], lang)
+        feed.add_item(
+            title=f"{row['category']['name']} · {market} · {CLOSING[row['closing_bucket']]}",
+            link=base + reverse("pages:tender", kwargs={"at_id": row["asaptic_id"]}),
+            description=escape(row["summary"]),
+            unique_id=tag_uri(authority, row["asaptic_id"]),
+            updateddate=issue.generated,
+            categories=[row["category"]["name"], row["market"]],
+        )
+    response = HttpResponse(content_type=feed.content_type)
+    feed.write(response, "utf-8")
+    return response
+
+
+def _json_errors(view):
+    def wrapped(request):
+        try:
+            return view(request)
+        except ApiError as error:
+            return JsonResponse(error.body(), status=error.status)
+
+    return require_safe(wrapped)
+
+
+@_json_errors
+def tenders_feed(request):
+    return _feed(request, only_new=False)
+
+
+@_json_errors
+def new_feed(request):
+    return _feed(request, only_new=True)

@@ -1,0 +1,139 @@
+"""The feed's jobs: thin task wrappers that run the plain services in a worker, and the
+services that queue them (the admin and the commands call these, never the tasks directly).
+
+- Publication: one at a time (lock key ``publish``).
+- Imports: one at a time per source (``import:<source id>``); scheduled sources are queued by
+  ``imports_enqueue_due`` (the ``run_schedules`` command, from cron). An import is idempotent,
+  so a failed or dead one is simply run again.
+"""
+
+from datetime import datetime, timedelta
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import Max
+from django.dispatch import receiver
+from django.utils import timezone
+from django_tasks import task
+
+from . import curation
+from .importers.service import ImportFailed, import_from_source
+from .jobs import JobBusy, JobFailed, Outcome, Progress, job_abandoned, job_enqueue, run_job
+from .models import ImportRun, ImportSource, Job
+from .publication import PublicationError
+
+PUBLISH = "publish"
+IMPORT = "import"
+
+
+def publication_enqueue(*, user: AbstractBaseUser | None) -> Job:
+    """Queue this week's publication; ``JobBusy`` names the one already queued or running."""
+    return job_enqueue(
+        task=publish_issue_task,
+        kind=PUBLISH,
+        label="Publish this week's issue",
+        lock_key=PUBLISH,
+        user=user,
+    )
+
+
+def _publish(job: Job, progress: Progress) -> Outcome:
+    try:
+        summary = curation.issue_publish(user=job.requested_by, progress=progress)
+    except PublicationError as exc:
+        raise JobFailed(f"Not published: {exc}") from exc
+    return Outcome(
+        message=(
+            f"Published {summary.issue_id}: {summary.published:,} rows ({summary.new:,} new, "
+            f"{summary.continuing:,} continuing, {summary.dropped:,} dropped), "
+            f"{summary.withheld:,} withheld; etag {summary.snapshot_etag}."
+        ),
+        subject=summary.issue,
+        data={
+            "issue_id": summary.issue_id,
+            "snapshot_etag": summary.snapshot_etag,
+            "published": summary.published,
+            "withheld": summary.withheld,
+            "withheld_by_reason": dict(summary.withheld_by_reason.most_common()),
+            "seconds_by_phase": {k: round(v, 1) for k, v in summary.timings.items()},
+        },
+    )
+
+
+@task()
+def publish_issue_task(job_id: int) -> dict:
+    return run_job(job_id, _publish)
+
+
+# --- imports ------------------------------------------------------------------------------
+
+
+def import_enqueue(*, source: ImportSource, user: AbstractBaseUser | None) -> Job:
+    """Queue an import of ``source``; ``JobBusy`` names the one of it queued or running."""
+    return job_enqueue(
+        task=import_source_task,
+        kind=IMPORT,
+        label=f"Import from {source.name}",
+        lock_key=f"{IMPORT}:{source.pk}",
+        user=user,
+        arguments={"source_id": source.pk},
+    )
+
+
+def import_is_due(every_hours: int | None, last_started: datetime | None, now: datetime) -> bool:
+    """Whether a source imported every ``every_hours`` (None: by hand only) is due at ``now``."""
+    if not every_hours:
+        return False
+    return last_started is None or now - last_started >= timedelta(hours=every_hours)
+
+
+def imports_enqueue_due(*, now: datetime | None = None) -> list[tuple[ImportSource, Job, bool]]:
+    """Queue an import of each enabled, scheduled source that is due: (source, job, queued now)
+    for each, where a job queued earlier and not finished is reported instead of a new one."""
+    now = now or timezone.now()
+    sources = (
+        ImportSource.objects.filter(enabled=True, every_hours__isnull=False)
+        .annotate(last_started=Max("runs__started_at"))
+        .order_by("name")
+    )
+    due = []
+    for source in sources:
+        if import_is_due(source.every_hours, source.last_started, now):
+            try:
+                due.append((source, import_enqueue(source=source, user=None), True))
+            except JobBusy as busy:
+                due.append((source, busy.job, False))
+    return due
+
+
+def _import(job: Job, progress: Progress) -> Outcome:
+    source = ImportSource.objects.filter(pk=job.arguments["source_id"]).first()
+    if source is None:
+        raise JobFailed("Not imported: the source was deleted after the job was queued.")
+    try:
+        run = import_from_source(source, user=job.requested_by, progress=progress)
+    except ImportFailed as exc:
+        raise JobFailed(f"Not imported: {exc}") from exc
+    if run.state == ImportRun.State.FAILED:
+        raise JobFailed(f"Import from {source.name} failed: {run.error}", subject=run)
+    fields = ("read", "created", "updated", "unchanged", "closed", "failed")
+    return Outcome(
+        message=f"Imported from {source.name}: {run.summary()}.",
+        subject=run,
+        data={"run": run.pk, **{name: getattr(run, name) for name in fields}},
+    )
+
+
+@task()
+def import_source_task(job_id: int) -> dict:
+    return run_job(job_id, _import)
+
+
+@receiver(job_abandoned)
+def _import_abandoned(sender, job: Job, **kwargs) -> None:
+    """The run of an import whose worker died still says running: it failed, for that reason."""
+    if job.kind == IMPORT and job.started_at:
+        ImportRun.objects.filter(
+            source_id=job.arguments.get("source_id"),
+            state=ImportRun.State.RUNNING,
+            started_at__gte=job.started_at,
+        ).update(state=ImportRun.State.FAILED, finished_at=job.finished_at, error=job.message)
