@@ -65,8 +65,11 @@ class Stack:
         return (*answer, time.monotonic() - started)
 
     def postgres_pids(self) -> list[int]:
-        """The postmaster and every process it started."""
-        postmaster = int((self.cluster.dir / "data" / "postmaster.pid").read_text().split()[0])
+        """The postmaster and every process it started (none if it never started)."""
+        pid_file = self.cluster.dir / "data" / "postmaster.pid"
+        if not pid_file.exists():
+            return []
+        postmaster = int(pid_file.read_text().split()[0])
         children = []
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
@@ -102,6 +105,7 @@ def stack(tmp_path_factory):
     }
     server = None
     log = tmp / "gunicorn.log"
+    output = log.open("w")
     try:
         for command in (
             ["migrate", "--noinput", "-v", "0"],
@@ -124,7 +128,7 @@ def stack(tmp_path_factory):
             ],
             cwd=ROOT,
             env=env,
-            stdout=log.open("w"),
+            stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
@@ -144,9 +148,9 @@ def stack(tmp_path_factory):
         if server is not None:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
+        output.close()
         if cluster.dir:
-            for pid in Stack("", cluster, log).postgres_pids():
-                os.kill(pid, signal.SIGCONT)
+            Stack("", cluster, log).signal_postgres(signal.SIGCONT)
         cluster.stop()
 
 
@@ -305,7 +309,8 @@ def test_a_frozen_database_is_answered_fast_and_the_service_recovers(stack):
         ):
             status, _, _, taken[path] = stack.request(path)
             assert status == (403 if "spec-coded" in path else 200), path
-        print("\nanswered while PostgreSQL was frozen (seconds):")
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(f"\nanswered while PostgreSQL was frozen (seconds; load average {load}):")
         for what, seconds in taken.items():
             print(f"  {seconds:5.2f}  {what}")
     finally:
