@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save
 
 
 class TendersConfig(AppConfig):
@@ -7,3 +8,10 @@ class TendersConfig(AppConfig):
 
     def ready(self) -> None:
         from . import tasks  # noqa: F401  (its receivers tidy after jobs whose worker died)
+        from .models import GateAllowance, PublicBody, PublicBodyName
+        from .sanitize.loading import forget_gate
+
+        # The admin's gate is cached per process: a change to its inputs drops it.
+        for model in (PublicBody, PublicBodyName, GateAllowance):
+            post_save.connect(forget_gate, sender=model, dispatch_uid=f"gate-{model.__name__}")
+            post_delete.connect(forget_gate, sender=model, dispatch_uid=f"gate-{model.__name__}-")

@@ -35,7 +35,8 @@ from .publication import (
     publish_issue,
     withdraw_row,
 )
-from .sanitize import Finding, RecordSecrets, clean_text, scan
+from .sanitize import Finding, Gate, RecordSecrets, clean_text
+from .sanitize.loading import current_gate
 
 # The acting staff member; None for a caller with no user (a script), which logs nothing.
 Actor = AbstractBaseUser | None
@@ -64,10 +65,15 @@ def summaries_of(tender: SourceTender) -> dict[str, str]:
     return {lang: getattr(tender, name) for lang, name in SUMMARY_FIELDS.items()}
 
 
-def tender_findings(tender: SourceTender, summaries: dict[str, str] | None = None) -> list[Finding]:
-    """The gate's findings on a record's summaries (or on ``summaries`` about to replace them)."""
-    return scan(
-        summaries if summaries is not None else summaries_of(tender), RecordSecrets.of(tender)
+def tender_findings(
+    tender: SourceTender, summaries: dict[str, str] | None = None, *, gate: Gate | None = None
+) -> list[Finding]:
+    """The gate's findings on a record's summaries (or on ``summaries`` about to replace them),
+    with the directory and allow-lists publication uses (``gate``: when the caller has it)."""
+    return (gate or current_gate()).scan(
+        summaries if summaries is not None else summaries_of(tender),
+        RecordSecrets.of(tender),
+        record=tender.pk,
     )
 
 
@@ -76,6 +82,7 @@ def approval_problems(
     *,
     findings: Sequence[Finding] | None = None,
     rates: dict | None = None,
+    gate: Gate | None = None,
 ) -> list[str]:
     """Why ``tender`` cannot be approved as it is; empty when it can."""
     problems = []
@@ -83,7 +90,7 @@ def approval_problems(
     if missing:
         problems.append("missing summary: " + ", ".join(f"summary_{lang}" for lang in missing))
     if findings is None:
-        findings = tender_findings(tender)
+        findings = tender_findings(tender, gate=gate)
     if findings:
         problems += [f"{f.label} in {f.field}: {f.excerpt}" for f in findings]
     if tender.amount is not None:
@@ -138,7 +145,8 @@ def _log(user: Actor, entries: Iterable[tuple[Model, int, str]]) -> None:
 def tender_check(*, ids: Iterable[int], user: Actor) -> dict[str, list[Finding]]:
     """Run the gate on each record now; the findings by listing id (logged for each record)."""
     tenders = list(SourceTender.objects.filter(pk__in=list(ids)).order_by("pk"))
-    results = {t.listing_id: tender_findings(t) for t in tenders}
+    gate = current_gate(fresh=True)
+    results = {t.listing_id: tender_findings(t, gate=gate) for t in tenders}
 
     def message(findings: list[Finding]) -> str:
         if not findings:
@@ -154,8 +162,10 @@ def tenders_approve(*, ids: Iterable[int], user: Actor) -> BulkResult:
     """Approve the records that pass every check; refuse the others, with reasons."""
     result = BulkResult()
     rates = _rates()
+    # The gate as publication will see it: a name added to the directory a moment ago counts.
+    gate = current_gate(fresh=True)
     for tender in _locked(ids):
-        problems = approval_problems(tender, rates=rates)
+        problems = approval_problems(tender, rates=rates, gate=gate)
         if problems:
             result.refused[tender.listing_id] = problems
         else:
@@ -207,7 +217,9 @@ def tenders_draft_summaries(
     """
     need_en = clean_need(need_en, field_name="English need")
     need_zh = clean_need(need_zh, field_name="Chinese need")
-    generic = scan({"en": need_en, "zh": need_zh, "zht": to_traditional(need_zh)}, RecordSecrets())
+    gate = current_gate(fresh=True)
+    needs = {"en": need_en, "zh": need_zh, "zht": to_traditional(need_zh)}
+    generic = gate.scan(needs, RecordSecrets())
     if generic:
         raise CurationError(
             "The need must be generic; the gate found: "
@@ -218,7 +230,7 @@ def tenders_draft_summaries(
     now = timezone.now()
     for tender in _locked(ids):
         secrets = RecordSecrets.of(tender)
-        leaks = scan({"en": need_en, "zh": need_zh, "zht": to_traditional(need_zh)}, secrets)
+        leaks = gate.scan(needs, secrets, record=tender.pk)
         if leaks:
             result.refused[tender.listing_id] = [
                 f"the need contains {f.label}: {f.excerpt}" for f in leaks
@@ -243,7 +255,7 @@ def tenders_draft_summaries(
             tender.status = SourceTender.Status.DRAFT
         tender.updated_at = now
         # Templates hold no secret, but the gate has the last word on every text we store.
-        if findings := tender_findings(tender):
+        if findings := tender_findings(tender, gate=gate):
             result.refused[tender.listing_id] = [f"draft: {f.describe()}" for f in findings]
             continue
         result.done.append(tender)

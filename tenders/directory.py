@@ -101,8 +101,11 @@ def remember_bodies(entries: Iterable[BodyEntry]) -> int:
                 )
             )
     if new_names:
+        from .sanitize.loading import forget_gate
+
         created = PublicBodyName.objects.bulk_create(new_names, ignore_conflicts=True)
         added = len(created)
+        forget_gate()
     return added
 
 
@@ -116,22 +119,32 @@ class DirectoryName:
     form: str
     lang: str
     body_id: int
+    body_name: str = ""
+    origin: str = PublicBody.Origin.STAFF
 
 
 def directory_names() -> Iterator[DirectoryName]:
     rows = PublicBodyName.objects.order_by("pk").values_list(
-        "name", "body__market", "body__kind", "form", "lang", "body_id"
+        "name",
+        "body__market",
+        "body__kind",
+        "form",
+        "lang",
+        "body_id",
+        "body__name",
+        "body__origin",
     )
     for row in rows.iterator(chunk_size=5000):
         yield DirectoryName(*row)
 
 
 def directory_fingerprint() -> str:
-    """Changes whenever a spelling is added, edited or removed, or a body changes market or
-    kind (so gate results that depended on the directory can be reused only while it holds)."""
+    """Changes whenever a spelling is added, edited or removed, or a body changes market, kind,
+    origin or main name (so gate results that depended on the directory can be reused only
+    while it holds)."""
     digest = hashlib.sha256()
     rows = PublicBodyName.objects.order_by("pk").values_list(
-        "pk", "key", "form", "lang", "body__market", "body__kind"
+        "pk", "name", "form", "lang", "body__market", "body__kind", "body__origin", "body__name"
     )
     for row in rows.iterator(chunk_size=5000):
         digest.update("\x1f".join(map(str, row)).encode() + b"\x1e")

@@ -13,7 +13,7 @@ from tenders_client import contract
 from tenders_client.validate import Report, validate_stream
 
 from config.discovery import openapi_bytes
-from tenders import ids
+from tenders import filters, ids
 from tenders.api import openapi as tender_openapi
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
 from tenders.markets import MARKET_CODES
@@ -202,7 +202,13 @@ def test_the_listing_parameters_are_the_query_schema_file():
     operation = json.loads(openapi_bytes())["paths"]["/api/v1/tenders"]["get"]
     documented = {p["name"]: p for p in operation["parameters"] if p["in"] == "query"}
     query = contract.embedded(contract.load(contract.QUERY))["properties"]
-    assert set(documented) == set(query)
+    assert set(documented) == set(query) == set(filters.LIST_PARAMS)
+    # The bounds the one parser enforces are the ones published.
+    assert (query["limit"]["maximum"], query["q"]["maxLength"]) == (
+        filters.MAX_LIMIT,
+        filters.MAX_Q,
+    )
+    assert query["lang"]["enum"] == list(LANGS)
     for name, schema in query.items():
         served = documented[name]
         assert served["description"].startswith(schema["description"]), name

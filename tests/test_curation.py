@@ -14,6 +14,7 @@ from tenders.curation import CurationError
 from tenders.drafting import draft_summaries
 from tenders.models import Issue, SourceTender
 from tenders.sanitize import RecordSecrets, scan
+from tenders.sanitize.loading import current_gate
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory, category
 
@@ -204,9 +205,11 @@ def test_approve_refuses_records_with_findings_and_approves_the_rest(staff):
 def test_approve_costs_the_same_queries_for_one_record_and_fifty(staff, django_assert_num_queries):
     one = [SourceTenderFactory(status=DRAFT).pk]
     fifty = [SourceTenderFactory(status=DRAFT).pk for _ in range(50)]
-    with django_assert_num_queries(6):  # rates, lock+read, update, content type, log, savepoint
+    current_gate(fresh=True)  # built once per process while the directory holds
+    # rates, gate check (directory, allow-lists), lock+read, update, content type, log, savepoint
+    with django_assert_num_queries(8):
         curation.tenders_approve(ids=one, user=staff)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(8):
         curation.tenders_approve(ids=fifty, user=staff)
     assert SourceTender.objects.filter(status=APPROVED).count() == 51
 

@@ -18,6 +18,7 @@ from tenders.models import Issue, IssueCount, SnapshotRow, SourceTender, Withhel
 from tenders.publication import planning, publish, storage
 from tenders.rows import ROW_FIELDS
 from tenders.sanitize import fingerprint
+from tenders.sanitize.loading import allowances_fingerprint
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory, category
 
@@ -433,10 +434,12 @@ def test_progress_reports_each_phase_in_order(t0):
 
 
 def test_gate_fingerprint_follows_the_gate_rules_and_the_directory(monkeypatch):
+    allowed = allowances_fingerprint()
     before = fingerprint.gate_fingerprint()
-    assert before == f"gate-1:{directory_fingerprint()}"
-    remember_bodies([BodyEntry(market="HK", names=[BodyName("Hospital Authority", "en")])])
+    assert before == f"gate-2:{directory_fingerprint()}:{allowed}"
+    # A body the seed list (migration 0011) does not have.
+    remember_bodies([BodyEntry(market="HK", names=[BodyName("Harbour Ferry Authority", "en")])])
     after = fingerprint.gate_fingerprint()
-    assert after != before and after == f"gate-1:{directory_fingerprint()}"
-    monkeypatch.setattr(fingerprint, "GATE_VERSION", 2)
-    assert fingerprint.gate_fingerprint() == f"gate-2:{directory_fingerprint()}"
+    assert after != before and after == f"gate-2:{directory_fingerprint()}:{allowed}"
+    monkeypatch.setattr(fingerprint, "GATE_VERSION", 3)
+    assert fingerprint.gate_fingerprint() == f"gate-3:{directory_fingerprint()}:{allowed}"

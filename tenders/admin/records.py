@@ -5,6 +5,8 @@ Thin by design: actions and views validate what staff typed and call the service
 here and nowhere public.
 """
 
+from urllib.parse import urlencode
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -15,11 +17,12 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from .. import curation
+from .. import allowances, curation
 from ..curation import CurationError
 from ..drafting import NEED_MAX_LENGTH
 from ..models import SourceTender
-from ..sanitize import Finding, clean_text
+from ..sanitize import KIND_LABELS, Finding, clean_text
+from ..sanitize.allow import NEVER_ALLOWED
 from .imports import imported_notice_html
 
 MESSAGE_LIMIT = 10
@@ -32,6 +35,7 @@ def _finding_rows(findings: list[Finding]) -> list[dict]:
             "label": f.label,
             "field": f.field,
             "excerpt": f.excerpt,
+            "why": f.why,
             "start": f.start,
             "end": f.end,
         }
@@ -39,13 +43,37 @@ def _finding_rows(findings: list[Finding]) -> list[dict]:
     ]
 
 
-def _findings_html(findings: list[Finding]):
+def _allow_link(finding: Finding, texts: dict[str, str], allow_url: str):
+    """A link to mark the finding as not a leak (never for addresses or markup)."""
+    if not allow_url or finding.kind in NEVER_ALLOWED:
+        return ""
+    query = urlencode(
+        {
+            "kind": finding.kind,
+            "phrase": (texts.get(finding.lang) or "")[finding.start : finding.end],
+        }
+    )
+    return format_html(' <a class="gate-allow" href="{}?{}">Not a leak?</a>', allow_url, query)
+
+
+def _findings_html(findings: list[Finding], texts: dict[str, str] | None = None, allow_url=""):
     if not findings:
         return mark_safe('<p class="gate-clean">The gate finds nothing: ready to approve.</p>')
+    texts = texts or {}
     items = format_html_join(
         "",
-        '<li><strong>{}</strong> in <code>{}</code>: <span class="excerpt">{}</span></li>',
-        ((f.label, f.field, f.excerpt) for f in findings),
+        '<li><strong>{}</strong> in <code>{}</code>: <span class="excerpt">{}</span>'
+        '<span class="why">{}</span>{}</li>',
+        (
+            (
+                f.label,
+                f.field,
+                f.excerpt,
+                f" ({f.why})" if f.why else "",
+                _allow_link(f, texts, allow_url),
+            )
+            for f in findings
+        ),
     )
     return format_html(
         '<p class="gate-findings-count">{} finding(s): fix them before approving.</p><ul>{}</ul>',
@@ -147,6 +175,36 @@ class SourceTenderForm(forms.ModelForm):
                         "An approved record must pass every check: " + "; ".join(problems)
                     )
         return data
+
+
+class AllowForm(forms.Form):
+    kind = forms.ChoiceField(
+        choices=[(k, v) for k, v in KIND_LABELS.items() if k not in NEVER_ALLOWED],
+        label="Kind of finding",
+        help_text="Only this kind is allowed on the phrase; anything else in it is still found.",
+    )
+    phrase = forms.CharField(
+        max_length=200,
+        help_text="The text as it stands in the summary. Widen it to the words around the "
+        "finding when they make it harmless, e.g. 'HP LaserJet' rather than 'HP'.",
+    )
+    scope = forms.ChoiceField(
+        choices=[("record", "This record only"), ("everywhere", "Every record")],
+        initial="record",
+        widget=forms.RadioSelect,
+        help_text="Every record needs the permission to add gate allowances; a record's own "
+        "buyer, reference, deadline, amount or contact can only be allowed for that record.",
+    )
+    reason = forms.CharField(
+        max_length=300,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="Why this is not a leak (e.g. 'R410A is a refrigerant'). Kept in the log.",
+    )
+
+    def __init__(self, *args, everywhere: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not everywhere:
+            self.fields["scope"].choices = [("record", "This record only")]
 
 
 class ReasonForm(forms.Form):
@@ -277,7 +335,16 @@ class SourceTenderAdmin(admin.ModelAdmin):
         if obj is None or obj.pk is None:
             return "Shown once the record is saved."
         return format_html(
-            '<div id="gate-findings">{}</div>', _findings_html(curation.tender_findings(obj))
+            '<div id="gate-findings">{}</div>',
+            _findings_html(
+                curation.tender_findings(obj), curation.summaries_of(obj), self._allow_url(obj.pk)
+            ),
+        )
+
+    def _allow_url(self, pk) -> str:
+        info = self.opts.app_label, self.opts.model_name
+        return reverse(
+            "admin:{}_{}_allow".format(*info), args=[pk], current_app=self.admin_site.name
         )
 
     @admin.display(description="imported from")
@@ -294,6 +361,11 @@ class SourceTenderAdmin(admin.ModelAdmin):
                 self.admin_site.admin_view(self.findings_view),
                 name="{}_{}_findings".format(*info),
             ),
+            path(
+                "<path:object_id>/allow/",
+                self.admin_site.admin_view(self.allow_view),
+                name="{}_{}_allow".format(*info),
+            ),
             *super().get_urls(),
         ]
 
@@ -307,15 +379,60 @@ class SourceTenderAdmin(admin.ModelAdmin):
         form = self.get_form(request, tender)(request.POST, instance=tender)
         form.is_valid()  # runs clean(), which computes the findings even when invalid
         findings = getattr(form, "findings", None)
+        summaries = {
+            lang: clean_text(request.POST.get(name, ""))
+            for lang, name in curation.SUMMARY_FIELDS.items()
+        }
         if findings is None:  # another field is invalid: check the summaries as they are
-            summaries = {
-                lang: clean_text(request.POST.get(name, ""))
-                for lang, name in curation.SUMMARY_FIELDS.items()
-            }
             findings = curation.tender_findings(tender, summaries)
-        return JsonResponse(
-            {"findings": _finding_rows(findings), "html": str(_findings_html(findings))}
+        html = _findings_html(findings, summaries, self._allow_url(tender.pk))
+        return JsonResponse({"findings": _finding_rows(findings), "html": str(html)})
+
+    def allow_view(self, request: HttpRequest, object_id: str):
+        """Mark a finding as not a leak: for this record, or for every record (with the
+        permission to add gate allowances). The service logs who, when, what and why."""
+        tender = self.get_object(request, object_id)
+        if tender is None or not self.has_change_permission(request, tender):
+            raise PermissionDenied
+        may_allow_everywhere = request.user.has_perm("tenders.add_gateallowance")
+        form = AllowForm(
+            request.POST or None,
+            initial={"kind": request.GET.get("kind", ""), "phrase": request.GET.get("phrase", "")},
+            everywhere=may_allow_everywhere,
         )
+        if request.method == "POST" and form.is_valid():
+            everywhere = form.cleaned_data.get("scope") == "everywhere"
+            try:
+                allowances.allowance_add(
+                    kind=form.cleaned_data["kind"],
+                    phrase=form.cleaned_data["phrase"],
+                    reason=form.cleaned_data["reason"],
+                    tender=None if everywhere else tender,
+                    user=request.user,
+                )
+            except allowances.AllowanceError as exc:
+                form.add_error(None, str(exc))
+            else:
+                scope = "every record" if everywhere else tender.listing_id
+                self.message_user(
+                    request,
+                    f"Allowed {form.cleaned_data['phrase']!r} for {scope}. The gate no longer "
+                    "reports it there; the admin log keeps who allowed it and why.",
+                    messages.SUCCESS,
+                )
+                info = self.opts.app_label, self.opts.model_name
+                return HttpResponseRedirect(
+                    reverse("admin:{}_{}_change".format(*info), args=[tender.pk])
+                )
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Mark a finding as not a leak",
+            "opts": self.opts,
+            "original": tender,
+            "form": form,
+            "findings": curation.tender_findings(tender),
+        }
+        return TemplateResponse(request, "admin/tenders/sourcetender/allow.html", context)
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:

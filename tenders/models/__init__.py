@@ -2,6 +2,7 @@
 
 - ``feed``: the two worlds of the feed (private source records, public snapshots and counts).
 - ``directory``: the private directory of public bodies the sanitization gate checks against.
+- ``gate``: curators' allow-lists of the sanitization gate.
 - ``imports``: configured import sources, recorded import runs, each record's imported notice.
 - ``jobs``: long work queued for a worker (publication, imports), with progress and outcome.
 - ``publication``: what each published row was planned from (for reusing it next week).
@@ -20,6 +21,7 @@ from .feed import (
     WithheldRecord,
     new_real_listing_id,
 )
+from .gate import GateAllowance
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 from .jobs import Job
 from .publication import PlanDigest
@@ -29,6 +31,7 @@ __all__ = [
     "MARKET_CELL",
     "Category",
     "CurrencyRate",
+    "GateAllowance",
     "ImportFormat",
     "ImportRun",
     "ImportSource",

@@ -13,11 +13,13 @@ from ..markets import MARKET_CHOICES
 
 
 class PublicBody(models.Model):
-    """A buyer, department or statutory body (or a contact person named in notices)."""
+    """A buyer, department or statutory body, a contact person named in notices, or a tender
+    portal that publishes notices (the contract withholds each row's source)."""
 
     class Kind(models.TextChoices):
         BODY = "body", "Public body"
         PERSON = "person", "Contact person"
+        SOURCE = "source", "Tender portal or source"
 
     class Origin(models.TextChoices):
         SEED = "seed", "Seed list"
@@ -30,8 +32,19 @@ class PublicBody(models.Model):
         blank=True,
         help_text="The market the body buys in; empty when it is not known.",
     )
-    kind = models.CharField(max_length=6, choices=Kind.choices, default=Kind.BODY)
-    origin = models.CharField(max_length=6, choices=Origin.choices, default=Origin.STAFF)
+    kind = models.CharField(
+        max_length=6,
+        choices=Kind.choices,
+        default=Kind.BODY,
+        help_text="What the names are: the gate reports a body, a person or a portal.",
+    )
+    origin = models.CharField(
+        max_length=6,
+        choices=Origin.choices,
+        default=Origin.STAFF,
+        help_text="Where the entry came from. Imported names made only of ordinary words "
+        "('Corporate Services') are not looked for; seed and staff names always are.",
+    )
     name = models.CharField(
         max_length=300, help_text="The name staff see first (usually the official English one)."
     )
@@ -69,7 +82,14 @@ class PublicBodyName(models.Model):
         blank=True,
         help_text="Language of this spelling: en, zh-hans, zh-hant, fr, ... (empty: unknown).",
     )
-    form = models.CharField(max_length=12, choices=Form.choices, default=Form.FULL)
+    form = models.CharField(
+        max_length=12,
+        choices=Form.choices,
+        default=Form.FULL,
+        help_text="Full names and short forms are found in any case where written as a name; "
+        "abbreviations exactly as written (HyD, C&ED). Abbreviations that are also ordinary "
+        "terms (HA, CAD, GPA) only count where they stand as a name ('issued by the HA').",
+    )
 
     class Meta:
         ordering = ["body", "form", "name"]

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from .. import buckets
 from ..ids import sort_key
-from ..sanitize import RecordSecrets, scan
+from ..sanitize import NO_DIRECTORY, Gate, RecordSecrets
 from ..search import search_columns
 from . import pgcopy
 
@@ -158,6 +158,7 @@ class PlanContext:
     rates: dict[str, Decimal]
     secret: str
     categories: dict[int, CategoryNames]
+    gate: Gate = NO_DIRECTORY  # the directory and allow-lists (tenders.sanitize.loading)
     # Whether batches carry their rows encoded for COPY (bytes) rather than as tuples.
     encoded: bool = False
 
@@ -197,6 +198,7 @@ def plan_record(
     rates: dict,
     secret: str,
     in_previous: bool,
+    gate: Gate = NO_DIRECTORY,
 ) -> Planned:
     """Decide one eligible record: the public row values, or why it is withheld.
 
@@ -212,7 +214,9 @@ def plan_record(
         reasons.append("missing summary: all three summaries are required")
     # The same secrets the admin checks with (contact names from the notice too).
     secrets = RecordSecrets.of(tender)
-    reasons += [f"sanitization: {f.describe()}" for f in scan(summaries, secrets)]
+    reasons += [
+        f"sanitization: {f.describe()}" for f in gate.scan(summaries, secrets, record=tender.pk)
+    ]
     try:
         band, bucket, new = weekly_parts(tender, generated, rates, in_previous)
     except buckets.MissingRate as exc:
@@ -288,6 +292,7 @@ def plan_batch(context: PlanContext, rows: Iterable[tuple]) -> PlannedBatch:
                 rates=context.rates,
                 secret=context.secret,
                 in_previous=tender.in_previous,
+                gate=context.gate,
             )
             reasons, cell = planned.reasons, planned.cell
             if planned.values is not None:

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from .. import calendar
 from ..models import Category, CurrencyRate, Issue, IssueCount, WithheldRecord
+from ..sanitize.loading import current_gate
 from . import sources
 from .planning import (
     DIGEST_AT,
@@ -137,16 +138,19 @@ def _plan_all(
         c.pk: CategoryNames(c.slug, c.name_en, c.name_zh, c.name_zht)
         for c in Category.objects.all()
     }
+    gate = current_gate(fresh=True)
     context = PlanContext(
         generated=summary.generated,
         rates={r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()},
         secret=settings.TENDERS_SORT_KEY_SECRET,
         categories=categories,
+        gate=gate,
         encoded=encoded,
     )
     batch_size = settings.TENDERS_PUBLISH_BATCH
     summary.eligible = sources.eligible_tenders(summary.generated).count()
-    rows = sources.candidates(summary.generated, previous, last, sources.context_key(categories))
+    key = sources.context_key(categories, gate.version)
+    rows = sources.candidates(summary.generated, previous, last, key)
     parallel = summary.eligible >= settings.TENDERS_PUBLISH_PARALLEL_FROM
     timings = summary.timings
     reading, planning = "read source records", "plan rows (gate, buckets, search)"

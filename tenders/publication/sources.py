@@ -41,7 +41,6 @@ from django.db.models.functions import MD5, Cast, Coalesce, Length
 
 from .. import ids, sanitize, search
 from ..models import Issue, SnapshotRow, SourceTender
-from ..sanitize import gate_fingerprint
 from . import planning
 from .planning import CANDIDATE_FIELDS, ISSUE_FIELDS, PLAN_FIELDS, WEEKLY_FIELDS, CategoryNames
 
@@ -60,10 +59,11 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def context_key(categories: dict[int, CategoryNames]) -> str:
-    """Everything a planned row depends on besides its record (see the module docstring)."""
+def context_key(categories: dict[int, CategoryNames], gate_version: str) -> str:
+    """Everything a planned row depends on besides its record (see the module docstring);
+    ``gate_version`` is the gate's fingerprint (``sanitize.gate_fingerprint()``)."""
     parts = [
-        gate_fingerprint(),
+        gate_version,
         code_fingerprint(),
         json.dumps(sorted(categories.items()), ensure_ascii=False),
         # Keyed by the secret, so a changed secret changes it without revealing anything.

@@ -1,33 +1,44 @@
 """The sanitization gate: find what must never reach a public summary. Pure functions.
 
-``scan(summaries, secrets)`` returns findings; publication withholds any record with one, and
-the admin shows them to staff. Two families of checks run on each of the three summaries:
+``Gate.scan(summaries, secrets)`` returns findings; publication withholds any record with one,
+and the admin shows them to staff. Three families of checks run on each of the three
+summaries:
 
-- generic (``detectors``): HTML and control characters, e-mail addresses, URLs and bare
-  domains, honorific person names, exact money amounts, exact dates (English and Chinese),
-  reference-number-like tokens, phone numbers (phonenumbers, with the market's region first);
+- generic (``detectors``, ``numbers``, ``people``): HTML and control characters, e-mail
+  addresses (also spelled out or full-width), URLs and bare domains, people's names, money
+  amounts (in figures, words or Chinese numerals), dates (with or without a year, in words),
+  reference-number-like codes (also after a bare label: "tender 124/2026"), phone numbers;
 - the record's own secrets (``secrets``): buyer name with its case, punctuation, ``&``/``and``,
-  abbreviation, acronym and Simplified/Traditional variants; reference number; source host and
-  brand; deadline date in many spellings; amount; contact names from the private notice text.
+  abbreviation, acronym, part and Simplified/Traditional variants; reference number; source
+  host and brand; deadline date in many spellings; amount; bodies and contact names from the
+  private notice text;
+- the directory (``names``): every name of every public body, contact person and tender portal
+  the feed knows, in every language, whoever the record's buyer is.
 
 Where findings overlap, the first in priority order is kept and findings inside it are dropped:
 markup and addresses first, then the record's secrets (more telling for staff than "a date"),
-then the other generic kinds. Findings are for staff only and never leave the admin.
+then the directory, then the other generic kinds. Each finding says what it found and why, for
+staff only: nothing public says why a row is absent. Curators' allowances (``allow``) remove
+findings they marked as not a leak, for one record or everywhere.
 
-``clean_text`` is the cleaner applied to staff input before it is stored. ``gate_fingerprint()``
-changes whenever the gate could decide differently (rules or directory): publication reuses
-planned rows only while it holds.
+A ``Gate`` is plain values (directory patterns, allowances), so publication hands it to its
+worker processes; each builds its matcher once. ``loading.current_gate()`` builds the gate the
+database describes; ``gate_fingerprint()`` changes whenever the gate could decide differently
+(rules, directory, allow-lists): publication reuses planned rows only while it holds.
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..markets import MARKETS
-from .detectors import generic_spans, is_reference_like
+from .allow import Allowance, allowance_problem, is_allowed
+from .detectors import generic_spans
 from .fingerprint import GATE_VERSION, gate_fingerprint
+from .names import NameEntry, NameMatcher, Pattern, compile_patterns, stands_as_name
+from .numbers import is_reference_like
 from .secrets import Needles, RecordSecrets, contact_names_in, secret_needles, source_host
-from .text import clean_text, excerpt, fold, fold_map
+from .text import clean_text, excerpt, fold, fold_map, narrow
 
 LANGS = ("en", "zh", "zht")
 
@@ -39,7 +50,7 @@ KIND_LABELS = {
     "url": "web address",
     "domain": "domain name",
     "person_name": "person's name",
-    "money": "exact money amount",
+    "money": "money amount",
     "date": "exact date",
     "reference_like": "reference-number-like code",
     "phone": "phone number",
@@ -49,6 +60,9 @@ KIND_LABELS = {
     "deadline_date": "the exact deadline date",
     "amount": "the exact amount",
     "contact_name": "a contact person named in the notice",
+    "public_body": "a public body's name",
+    "contact_person": "a contact person's name",
+    "source_name": "a tender portal or source",
 }
 
 
@@ -59,9 +73,11 @@ class Finding:
     start: int
     end: int
     excerpt: str
+    why: str = ""
 
     def describe(self) -> str:
-        return f"{self.kind} in summary_{self.lang}: {self.excerpt!r}"
+        found = f"{self.kind} in summary_{self.lang}: {self.excerpt!r}"
+        return f"{found} ({self.why})" if self.why else found
 
     @property
     def label(self) -> str:
@@ -95,24 +111,42 @@ def _occurrences(haystack: str, needle: str):
         start = haystack.find(needle, start + 1)
 
 
-def _secret_spans(text: str, needles: Needles):
-    """Spans of the record's secrets in ``text``. Fast path: substring tests on the folded
-    text; the position map is only built once something was seen."""
-    for kind, needle in needles.exact:
-        if needle in text:
-            for start, end in _occurrences(text, needle):
-                if _bounded(text, start, end, _ALNUM):
-                    yield start, end, kind
+class _Folded:
+    """The folded view of one summary, made once and only when a check needs it."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._folded: str | None = None
+
+    @property
+    def value(self) -> str:
+        if self._folded is None:
+            self._folded = fold(self.text)
+        return self._folded
+
+
+def _secret_spans(text: str, narrowed: str, needles: Needles, view: _Folded):
+    """Spans of the record's secrets in ``text`` (``narrowed``: its full-width forms as ASCII).
+    Fast path: substring tests on the folded text; the position map is only built once
+    something was seen."""
+    if needles.exact:
+        for kind, needle, weak in needles.exact:
+            if needle in narrowed:
+                for start, end in _occurrences(narrowed, needle):
+                    if _bounded(narrowed, start, end, _ALNUM) and (
+                        not weak or stands_as_name(narrowed, start, end, needle)
+                    ):
+                        yield start, end, kind, ""
     # Folding only changes punctuation and spacing unless the text has accented or full-width
     # letters, so a summary without any needle's key in its lower-case form has no match.
-    if text.isascii() or not _WIDE_RE.search(text):
+    if view._folded is None and (text.isascii() or not _WIDE_RE.search(text)):
         lowered = text.casefold()
         for key in needles.keys:
             if key in lowered:
                 break
         else:
             return
-    folded = fold(text)
+    folded = view.value
     compact = folded.replace(" ", "") if needles.compact else ""
     hits = [(k, n, w) for k, n, w in needles.all_folded() if n in folded]
     compact_hits = [(k, n) for k, n in needles.compact if n in compact]
@@ -122,68 +156,140 @@ def _secret_spans(text: str, needles: Needles):
     for kind, needle, whole in hits:
         for start, end in _occurrences(mapped, needle):
             if not whole or _bounded(mapped, start, end, _ASCII_ALNUM):
-                yield where[start], where[end - 1] + 1, kind
+                yield where[start], where[end - 1] + 1, kind, ""
     if compact_hits:
         kept = [i for i, c in enumerate(mapped) if c != " "]
         squeezed = "".join(mapped[i] for i in kept)
         for kind, needle in compact_hits:
             for start, end in _occurrences(squeezed, needle):
-                yield where[kept[start]], where[kept[end - 1]] + 1, kind
+                yield where[kept[start]], where[kept[end - 1]] + 1, kind, ""
 
 
-def _longest_first(spans) -> list[tuple[int, int, str]]:
+def _longest_first(spans) -> list:
     spans = list(spans)
     if len(spans) > 1:
         spans.sort(key=lambda span: span[0] - span[1])
     return spans
 
 
-def _keep(spans) -> list[tuple[int, int, str]]:
+def _keep(spans) -> list:
     """Drop empty spans and spans inside an earlier (higher-priority) one."""
-    kept: list[tuple[int, int, str]] = []
-    for start, end, kind in spans:
+    kept: list = []
+    for span in spans:
+        start, end = span[0], span[1]
         if end <= start:
             continue
-        if any(s <= start and end <= e for s, e, _ in kept):
+        if any(k[0] <= start and end <= k[1] for k in kept):
             continue
-        kept.append((start, end, kind))
+        kept.append(span)
     return kept
+
+
+class Gate:
+    """The gate's rules with one directory and one set of allowances (plain values).
+
+    ``patterns``: the directory's compiled names (``names.compile_patterns``); ``allowances``:
+    the global allow-list; ``record_allowances``: each record's own, by its key (the pk).
+    The matcher is built on first use and never pickled (workers rebuild it).
+    """
+
+    def __init__(
+        self,
+        patterns: Iterable[Pattern] = (),
+        allowances: Iterable[Allowance] = (),
+        record_allowances: Mapping[Hashable, Iterable[Allowance]] | None = None,
+        version: str = "",
+    ):
+        self.patterns = tuple(patterns)
+        self.allowances = tuple(allowances)
+        self.record_allowances = {k: tuple(v) for k, v in (record_allowances or {}).items()}
+        self.version = version
+        self._matcher: NameMatcher | None = None
+
+    @classmethod
+    def of_names(cls, entries: Iterable[NameEntry], **kwargs) -> "Gate":
+        return cls(compile_patterns(entries), **kwargs)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_matcher": None}
+
+    @property
+    def matcher(self) -> NameMatcher:
+        if self._matcher is None:
+            self._matcher = NameMatcher(self.patterns)
+        return self._matcher
+
+    def _directory_spans(self, text: str, narrowed: str, view: _Folded):
+        if not self.patterns:
+            return ()
+        return self.matcher.spans(text, narrowed, view.value)
+
+    def scan_text(
+        self,
+        text: str,
+        lang: str,
+        secrets: RecordSecrets,
+        *,
+        record: Hashable = None,
+        needles: Needles | None = None,
+    ) -> list[Finding]:
+        """Findings in one summary, ordered by position."""
+        if not text:
+            return []
+        if needles is None:
+            needles = secret_needles(secrets)
+        view = _Folded(text)
+        region = _region(secrets.market)
+        # Full-width letters and digits read as ASCII, position for position.
+        narrowed = narrow(text)
+        # Within each tier the longest span goes first: "RMS.17.0000302129.1667" is the
+        # reference, not the buyer's acronym at its start.
+        spans = [
+            *_longest_first(generic_spans(narrowed, region, high=True)),
+            *_longest_first(_secret_spans(text, narrowed, needles, view)),
+            *_longest_first(
+                self.matcher.spans(text, narrowed, view.value) if self.patterns else ()
+            ),
+            *_longest_first(generic_spans(narrowed, region, high=False)),
+        ]
+        if not spans:
+            return []
+        allowed = self.allowances + self.record_allowances.get(record, ())
+        if allowed:
+            spans = [s for s in spans if not is_allowed(text, s[0], s[1], s[2], allowed)]
+        findings = [
+            Finding(kind, lang, s, e, excerpt(text, s, e), why) for s, e, kind, why in _keep(spans)
+        ]
+        findings.sort(key=lambda f: (f.start, f.kind))
+        return findings
+
+    def scan(
+        self, summaries: Mapping[str, str], secrets: RecordSecrets, *, record: Hashable = None
+    ) -> list[Finding]:
+        """Findings in the three public summaries (keys ``en``, ``zh``, ``zht``)."""
+        needles = secret_needles(secrets)
+        findings = []
+        for lang in LANGS:
+            text = summaries.get(lang) or ""
+            findings += self.scan_text(text, lang, secrets, record=record, needles=needles)
+        return findings
+
+
+NO_DIRECTORY = Gate()
+
+
+def scan(
+    summaries: Mapping[str, str], secrets: RecordSecrets, gate: Gate | None = None
+) -> list[Finding]:
+    """Findings in the three summaries, with ``gate``'s directory (none by default)."""
+    return (gate or NO_DIRECTORY).scan(summaries, secrets)
 
 
 def scan_text(
     text: str, lang: str, secrets: RecordSecrets, needles: Needles | None = None
 ) -> list[Finding]:
-    """Findings in one summary, ordered by position."""
-    if needles is None:
-        needles = secret_needles(secrets)
-    return _scan_one(text, lang, _region(secrets.market), needles)
-
-
-def _scan_one(text: str, lang: str, region: str | None, needles: Needles) -> list[Finding]:
-    if not text:
-        return []
-    # Within each tier the longest span goes first: "RMS.17.0000302129.1667" is the reference,
-    # not the buyer's acronym at its start.
-    spans = [
-        *_longest_first(generic_spans(text, region, high=True)),
-        *_longest_first(_secret_spans(text, needles)),
-        *_longest_first(generic_spans(text, region, high=False)),
-    ]
-    if not spans:
-        return []
-    findings = [Finding(kind, lang, s, e, excerpt(text, s, e)) for s, e, kind in _keep(spans)]
-    findings.sort(key=lambda f: (f.start, f.kind))
-    return findings
-
-
-def scan(summaries: Mapping[str, str], secrets: RecordSecrets) -> list[Finding]:
-    """Findings in the three public summaries (keys ``en``, ``zh``, ``zht``)."""
-    needles = secret_needles(secrets)
-    region = _region(secrets.market)
-    findings = []
-    for lang in LANGS:
-        findings += _scan_one(summaries.get(lang) or "", lang, region, needles)
-    return findings
+    """Findings in one summary, without a directory."""
+    return NO_DIRECTORY.scan_text(text, lang, secrets, needles=needles)
 
 
 def _region(market: str) -> str | None:
@@ -195,9 +301,14 @@ __all__ = [
     "GATE_VERSION",
     "KIND_LABELS",
     "LANGS",
+    "NO_DIRECTORY",
+    "Allowance",
     "Finding",
+    "Gate",
+    "NameEntry",
     "Needles",
     "RecordSecrets",
+    "allowance_problem",
     "clean_text",
     "contact_names_in",
     "excerpt",

@@ -3,15 +3,17 @@
 Publication reuses a record's planned row from an earlier issue only while this fingerprint is
 unchanged, so anything that can change a finding must be part of it: the rules (``GATE_VERSION``,
 bumped with every change to the detectors or the secrets' variants) and the data the gate reads
-(the directory of public bodies; allow-lists as they come).
+(the directory of public bodies, the curators' allow-lists).
 """
 
 # Bump on any change to what the gate finds: planned rows kept from before are then replanned.
-GATE_VERSION = 1
+# 2: the second edition (directory of public bodies, issue #15 classes, allow-lists).
+GATE_VERSION = 2
 
 
 def gate_fingerprint() -> str:
     # Imported here: the gate itself is pure and runs in worker processes without Django.
     from ..directory import directory_fingerprint
+    from .loading import allowances_fingerprint
 
-    return f"gate-{GATE_VERSION}:{directory_fingerprint()}"
+    return f"gate-{GATE_VERSION}:{directory_fingerprint()}:{allowances_fingerprint()}"

@@ -22,7 +22,9 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from ..chinese import to_simplified, to_traditional
+from .names import abbreviation_rule, latin_variants, partial_names
 from .text import MONTHS, fold
+from .words import ORDINARY_WORDS
 
 _DIGIT_RUN_RE = re.compile(r"\d+")
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -32,6 +34,31 @@ _NAMED_MAILBOX_RE = re.compile(r"(?<![\w.])([A-Za-z]{2,})[._]([A-Za-z]{2,})$")
 _HONORIFIC_RE = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+([A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+)"
 )
+# "Contact: Peter Tan", "Contact person - Mary Wong", "联系人：李小明" in the private notice:
+# the labels are found with str.find in the lower-case text, the name after one with a match.
+_LABELS = ("contact", "attention", "attn", "enquiries", "officer", "name")
+_LABELLED_NAME_RE = re.compile(
+    r"(?:\s+(?:person|officer|name|to|in\s+charge))?\.?\s*[:：-]\s*"
+    r"(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?([A-Z][A-Za-z'’-]+(?:\s+[A-Z][A-Za-z'’-]+){1,2})"
+)
+_CN_LABELS = ("联系人", "聯繫人", "联络人", "聯絡人", "负责人", "負責人", "经办人", "經辦人")
+_CN_LABELLED_NAME_RE = re.compile(
+    r"\s*[:：]?\s*([\u4e00-\u9fff]{2,4}?)(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐)"
+)
+# Bodies named in the private notice ("Canterbury-Bankstown Council invites tenders"), for a
+# record whose buyer field holds the publisher ("Spend Network"): found from each head word.
+_BODY_HEAD_RE = re.compile(
+    r"(?:Council|Authority|Agency|Department|Ministry|Board|Commission|Corporation|Trust"
+    r"|Bureau|Directorate)\b"
+)
+_BODY_OF_RE = re.compile(
+    r"(?:City|Shire|Municipality|Department|Ministry) of (?:the )?"
+    r"[A-Z][A-Za-z'’-]+(?: [A-Z][A-Za-z'’-]+){0,3}"
+)
+_SPACE_RE = re.compile(r"\s")
+_CAPITALISED_RE = re.compile(r"[A-Z][A-Za-z'’&-]+")
+_CN_BODY_SUFFIX_RE = re.compile(r"委员会|委員會|管理局|事务局|事務局|议会|議會|政府|署|局")
+_CJK_CHAR_RE = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -49,28 +76,8 @@ MARKET_ZONES = {
     "AU": "Australia/Sydney",
     "CA": "America/Toronto",
 }
-# Acronyms that are ordinary words or everyday procurement and technical terms: a buyer whose
-# initials spell one of these is not named by it.
-COMMON_ACRONYMS = _words(
-    "AN AS AT BE BY DO GO HE IF IN IS IT ME MY NO OF ON OR SO TO UP US WE AM PM OK THE AND "
-    "FOR ALL ANY CAN NEW NOT OUR USE ONE TWO KEY MAY WAY WAS HAS ARE OUT NOW ITS HOW WHO WHY "
-    "CO LTD INC PLC COM NET ORG GOV DOT ICT CT MRI PET TV PC AV HR PR QA QC AI EV GP ID IP UK "
-    "EU USA HK SG AU CA MO NSW SME PPE CCTV HVAC LED GPS GIS ERP CRM SLA KPI VAT GST NHS DG "
-    "UN ATM API UPS LAN WAN VPN PDF BIM MEP EPC PPP PFI OJEU CPV RFT RFP RFQ RFI ITT EOI PQQ "
-    "IOT LNG CNG ICU ED ER OT"
-)
 _STOP_WORDS = _words(
     "of and for the to in on at de des du da do dos das la le les para e et y & und"
-)
-_ABBREVIATIONS = (
-    ("department", "dept"),
-    ("government", "govt"),
-    ("saint", "st"),
-    ("company", "co"),
-    ("limited", "ltd"),
-    ("corporation", "corp"),
-    ("incorporated", "inc"),
-    ("university", "univ"),
 )
 # First labels of source hosts that say nothing about the source.
 _GENERIC_LABELS = _words(
@@ -91,13 +98,16 @@ class RecordSecrets:
     currency: str = ""
     market: str = ""
     contact_names: tuple[str, ...] = ()
+    body_names: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, record) -> "RecordSecrets":
         """The secrets of a source record (any object with SourceTender's fields).
 
         Contact names are not stored as such; they are read from the private title and
-        description (``Mr Ian Hewitson``, ``andrew.doherty@...``), which notices carry.
+        description (``Mr Ian Hewitson``, ``andrew.doherty@...``, ``Contact: Peter Tan``),
+        which notices carry; so are the names of bodies the notice text gives (a buyer field
+        may hold the publisher while the text names the council).
         """
         private_text = f"{getattr(record, 'title', '')}\n{getattr(record, 'description', '')}"
         return cls(
@@ -109,6 +119,7 @@ class RecordSecrets:
             currency=record.currency,
             market=record.market,
             contact_names=contact_names_in(private_text),
+            body_names=body_names_in(private_text),
         )
 
 
@@ -116,7 +127,7 @@ class RecordSecrets:
 class Needles:
     folded: tuple[tuple[str, str, bool], ...]  # (kind, needle, whole words only)
     compact: tuple[tuple[str, str], ...]  # (kind, needle) in the folded text without spaces
-    exact: tuple[tuple[str, str], ...]  # (kind, needle) case-sensitive, whole word
+    exact: tuple[tuple[str, str, bool], ...]  # (kind, needle, weak) case-sensitive, whole word
     # Pieces that must be in a summary's plain lower-case form for any folded or compact needle
     # to match it: a summary without any skips folding (most summaries, most of the time).
     keys: tuple[str, ...] = ()
@@ -142,7 +153,49 @@ def contact_names_in(text: str) -> tuple[str, ...]:
         at = text.find("@", at + 1)
     if any(h in text for h in ("Mr", "Ms", "Dr", "Prof", "Miss", "Mx")):
         names += _HONORIFIC_RE.findall(text)
-    return tuple(dict.fromkeys(n.title() for n in names))
+    lowered = text.lower()
+    for label in _LABELS:
+        at = lowered.find(label)
+        while at != -1:
+            if m := _LABELLED_NAME_RE.match(text, at + len(label)):
+                words = m.group(1).split()
+                if not any(w.lower() in ORDINARY_WORDS for w in words):
+                    names.append(" ".join(words))
+            at = lowered.find(label, at + 1)
+    names = [n.title() for n in names]
+    for label in _CN_LABELS:
+        at = text.find(label)
+        while at != -1:
+            if m := _CN_LABELLED_NAME_RE.match(text, at + len(label)):
+                names.append(m.group(1))
+            at = text.find(label, at + 1)
+    return tuple(dict.fromkeys(names))
+
+
+def body_names_in(text: str) -> tuple[str, ...]:
+    """Names of public bodies in private notice text ("Canterbury City Council")."""
+    if not text:
+        return ()
+    names = [m.group() for m in _BODY_OF_RE.finditer(text)]
+    for m in _BODY_HEAD_RE.finditer(text):
+        # The capitalised words just before the head word: "Canterbury City Council".
+        words = _SPACE_RE.split(text[max(0, m.start() - 80) : m.start()])[:-1]
+        kept: list[str] = []
+        for word in reversed(words):
+            if len(kept) == 5 or not _CAPITALISED_RE.fullmatch(word):
+                break
+            kept.insert(0, word)
+        if kept:
+            names.append(" ".join([*kept, m.group()]))
+    names = [n for n in names if any(w.lower() not in ORDINARY_WORDS for w in n.split())]
+    if _CJK_CHAR_RE.search(text):
+        for m in _CN_BODY_SUFFIX_RE.finditer(text):
+            start = m.start()
+            while start > 0 and m.start() - start < 10 and _CJK_CHAR_RE.match(text[start - 1]):
+                start -= 1
+            if m.end() - start >= 4:
+                names.append(text[start : m.end()])
+    return tuple(dict.fromkeys(names))
 
 
 def _folded(value: str) -> str:
@@ -164,7 +217,7 @@ def _acronyms(name: str) -> set[str]:
         if w.lower() not in _STOP_WORDS and w[0].isupper()
     )
     found = {mixed, mixed.upper(), significant}
-    return {a for a in found if len(a) >= 2 and a.isalpha() and a.upper() not in COMMON_ACRONYMS}
+    return {a for a in found if len(a) >= 2 and a.isalpha()}
 
 
 @lru_cache(maxsize=4096)
@@ -173,13 +226,7 @@ def buyer_needles(name: str) -> tuple[tuple[str, bool], tuple[str, ...]]:
     name = " ".join(name.split())
     if not name:
         return (), ()
-    variants = {name, name.removeprefix("The ").removeprefix("the ")}
-    for v in list(variants):
-        variants |= {v.replace("&", " and "), v.replace(" and ", " & ")}
-        lowered = v.lower()
-        for word, short in _ABBREVIATIONS:
-            if re.search(rf"\b{word}\b", lowered):
-                variants.add(re.sub(rf"\b{word}\b", short, lowered))
+    variants = latin_variants(name)
     if _has_cjk(name):
         variants |= {to_traditional(v) for v in variants} | {to_simplified(v) for v in variants}
     folded = []
@@ -188,6 +235,8 @@ def buyer_needles(name: str) -> tuple[tuple[str, bool], tuple[str, ...]]:
         cjk = _has_cjk(needle)
         if len(needle.replace(" ", "")) >= (2 if cjk else 3):
             folded.append((needle, not cjk))
+        if not cjk:
+            folded += [(part, True) for part in partial_names(needle)]
     return tuple(sorted(set(folded))), tuple(sorted(_acronyms(name)))
 
 
@@ -330,7 +379,7 @@ def _host_needles(host: str) -> tuple[list[str], list[str], list[str]]:
 def _buyer_group(name: str) -> tuple[tuple, tuple, tuple]:
     names, acronyms = buyer_needles(name)
     folded = tuple(("buyer_name", n, whole) for n, whole in names)
-    exact = tuple(("buyer_name", a) for a in acronyms)
+    exact = tuple(("buyer_name", a, abbreviation_rule(a) == "weak") for a in acronyms)
     return folded, exact, tuple({_longest_piece(n) for n, _ in names})
 
 
@@ -344,7 +393,7 @@ def _host_group(host: str) -> tuple[tuple, tuple, tuple, tuple]:
     hosts, brands, short_brands = _host_needles(host)
     folded = tuple(("source_host", n, True) for n in hosts)
     compact = tuple(("source_host", n) for n in brands)
-    exact = tuple(("source_host", n) for n in short_brands)
+    exact = tuple(("source_host", n, False) for n in short_brands)
     # A brand written with spaces ("Contracts Finder") still has its first and last letters.
     keys = {_longest_piece(n) for n in hosts} | {k for b in brands for k in (b[:4], b[-4:])}
     return folded, compact, exact, tuple(keys)
@@ -360,28 +409,44 @@ def _date_group(day: date) -> tuple[tuple[str, str, bool], ...]:
     return tuple(("deadline_date", n, True) for n in date_needles(day))
 
 
+@lru_cache(maxsize=4096)
+def _contact_group(name: str) -> tuple[tuple[tuple[str, str, bool], ...], tuple[str, ...]]:
+    if _has_cjk(name):
+        needles = sorted({to_simplified(name), to_traditional(name)})
+        return tuple(("contact_name", n, False) for n in needles), tuple(needles)
+    needle = _folded(name)
+    if len(needle) >= 5 and " " in needle:
+        return (("contact_name", needle, True),), (_longest_piece(needle),)
+    return (), ()
+
+
 def secret_needles(secrets: RecordSecrets) -> Needles:
-    """The needles of one record. Cheap: the parts that recur (buyer, host, dates) are cached."""
-    folded, exact, keys = _buyer_group(secrets.buyer_name or "")
+    """The needles of one record. Cheap: the parts that recur (buyer, host, dates, bodies and
+    contacts of the notice text) are cached, and joined once."""
+    buyer = secrets.buyer_name or ""
+    b_folded, b_exact, b_keys = _buyer_group(buyer)
     h_folded, compact, h_exact, h_keys = _host_group(_host_of(secrets.source_url or ""))
-    folded += h_folded
-    exact += h_exact
-    keys += h_keys
+    folded, exact, keys = [*b_folded, *h_folded], [*b_exact, *h_exact], [*b_keys, *h_keys]
     references = _reference_needles(secrets.reference or "")
-    folded += tuple(("reference", n, True) for n in references)
-    keys += tuple(_longest_piece(n) for n in references)
+    folded += [("reference", n, True) for n in references]
+    keys += [_longest_piece(n) for n in references]
     for day in deadline_days(secrets.deadline, secrets.market):
         folded += _date_group(day)
         keys += date_keys(day)
     amount = Decimal(secrets.amount) if secrets.amount is not None else None
     if amount is not None:
         keys += amount_keys(amount)
+    for name in _unique(secrets.body_names):
+        if name != buyer:  # a notice usually names its own buyer: needles already made
+            n_folded, n_exact, n_keys = _buyer_group(name)
+            folded += n_folded
+            exact += n_exact
+            keys += n_keys
     for name in _unique(secrets.contact_names):
-        needle = _folded(name)
-        if len(needle) >= 5 and " " in needle:
-            folded += (("contact_name", needle, True),)
-            keys += (_longest_piece(needle),)
-    return Needles(folded, compact, exact, keys, amount)
+        c_folded, c_keys = _contact_group(name)
+        folded += c_folded
+        keys += c_keys
+    return Needles(tuple(folded), compact, tuple(exact), tuple(keys), amount)
 
 
 def _unique(values: Iterable[str]) -> list[str]:

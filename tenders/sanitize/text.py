@@ -29,6 +29,21 @@ _TAG_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>")
 _SPACE_RE = re.compile(r"[\s\u00a0\u3000]+")
 
 
+# Full-width ASCII forms and the ideographic space, each to its ASCII twin: one character for
+# one, so positions in the narrowed text are positions in the original.
+_NARROW = str.maketrans({chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)} | {"\u3000": " "})
+# Chinese text always has full-width punctuation (，：（）), which the detectors read as it is;
+# only full-width letters, digits, "＠" and "．" need narrowing.
+_WIDE_FORMS_RE = re.compile("[\uff0e\uff10-\uff19\uff20-\uff3a\uff41-\uff5a]")
+
+
+def narrow(text: str) -> str:
+    """``text`` with full-width letters, digits and signs as ASCII (same length)."""
+    if text.isascii() or not _WIDE_FORMS_RE.search(text):
+        return text
+    return text.translate(_NARROW)
+
+
 def clean_text(text: str) -> str:
     """Plain, single-paragraph text: no HTML, no entities, no control characters.
 
@@ -48,9 +63,19 @@ def clean_text(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()
 
 
+# Characters compatibility decomposition changes: accented Latin, letter-like symbols, number
+# forms, CJK compatibility forms, ligatures, full-width letters and digits. Chinese text
+# without them (most of it) skips the decomposition.
+_DECOMPOSABLE_RE = re.compile(
+    "[\u00a0-\u02af\u1e00-\u1eff\u2070-\u209f\u2100-\u24ff\u2e80-\u2fdf\u3300-\u33ff"
+    "\uac00-\ud7af\uf900-\ufaff\ufb00-\ufb06\uff10-\uff19\uff21-\uff3a\uff41-\uff5a"
+    "\uff66-\uffef]"
+)
+
+
 def _flatten(text: str) -> str:
     text = text.casefold()
-    if not text.isascii():
+    if not text.isascii() and _DECOMPOSABLE_RE.search(text):
         text = _MARKS.sub("", unicodedata.normalize("NFKD", text))
     return text
 

@@ -1,0 +1,98 @@
+"""People named in public text, whoever the record is: after an honorific (``Mr Ian Hewitson``,
+``陈先生``), after a contact label (``contact Peter Tan``, ``联系人 李小明``), or a known given
+name beside a known family name (``Mary Wong``). Brands that look like people (``Dr Martens``)
+and honorifics used as words (女士制服, ladies' uniforms) are not people.
+"""
+
+import re
+from collections.abc import Iterator
+
+from .words import (
+    BRAND_PERSONS,
+    CHINESE_FAMILY_NAMES,
+    FAMILY_NAMES,
+    GIVEN_NAMES,
+    ORDINARY_WORDS,
+    word_set,
+)
+
+Span = tuple[int, int, str, str]
+
+# Written to start with a literal (no \b) so the regex engine can skip ahead fast; the word
+# boundary before the honorific is checked by hand.
+PERSON_RE = re.compile(r"(?:M(?:rs|r|s|iss|x)|Dr|Prof)\.?\s+[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?")
+_CN_HONORIFIC = "先生|女士|小姐|太太"
+# What follows 女士 or 先生 when they are words for goods: 女士制服, 先生系列.
+_CN_GOODS = (
+    "制服|服|衣|鞋|用品|洗手间|洗手間|装|裝|系列|款|专用|專用|恤|裤|褲|裙|帽|袜|襪|包|手袋"
+    "|内衣|內衣"
+)
+PERSON_CN_RE = re.compile(
+    rf"[{CHINESE_FAMILY_NAMES}][\u4e00-\u9fff]{{0,2}}?(?:{_CN_HONORIFIC})(?!{_CN_GOODS})"
+)
+_NAME = r"[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2}"
+# Labels before a person's name, found with str.find in the lower-case text; the name after
+# one is matched where the label ends.
+CONTACT_LABELS = (
+    "contact",
+    "attention",
+    "attn",
+    "enquiries",
+    "ask for",
+    "speak to",
+    "call",
+    "email",
+    "e-mail",
+    "write to",
+    "officer",
+)
+CONTACT_NAME_RE = re.compile(rf"(?:\s+(?:person|to|in\s+charge))?\.?\s*[:：,-]?\s*({_NAME})")
+CN_CONTACT_LABEL_RE = re.compile(
+    r"(?:联系人|聯繫人|联络人|聯絡人|联络|聯絡|查询|查詢|负责人|負責人|经办人|經辦人)"
+    r"\s*[:：]?\s*([\u4e00-\u9fff]{2,4}?)(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐)"
+)
+# Two capitalised words side by side (word boundaries checked by hand: a pattern that starts
+# with a character class lets the regex engine skip ahead fast).
+_PAIR_RE = re.compile(r"([A-Z][a-z]+) ([A-Z][a-z]+)")
+_CN_HONORIFIC_HINT_RE = re.compile(_CN_HONORIFIC)
+_CN_LABEL_HINT_RE = re.compile("联|聯|查|负责|負責|经办|經辦")
+_NOT_NAMES = word_set("The This That These Those Each Every Contact Call")
+
+
+_HONORIFICS = ("Mr", "Ms", "Miss", "Mx", "Dr", "Prof")
+
+
+def person_spans(text: str) -> Iterator[Span]:
+    # Each check is guarded by substring tests done in C: most summaries name nobody.
+    if any(map(text.__contains__, _HONORIFICS)):
+        for m in PERSON_RE.finditer(text):
+            if m.start() and text[m.start() - 1].isalnum():
+                continue
+            if m.group() in BRAND_PERSONS or " ".join(m.group().split()[:2]) in BRAND_PERSONS:
+                continue
+            yield m.start(), m.end(), "person_name", "a name after an honorific"
+    if _CN_HONORIFIC_HINT_RE.search(text):
+        for m in PERSON_CN_RE.finditer(text):
+            yield m.start(), m.end(), "person_name", "a family name with an honorific"
+    lowered = text.lower()
+    for label in CONTACT_LABELS if any(map(lowered.__contains__, CONTACT_LABELS)) else ():
+        at = lowered.find(label)
+        while at != -1:
+            boundary = at == 0 or not lowered[at - 1].isalnum()
+            if boundary and (m := CONTACT_NAME_RE.match(text, at + len(label))):
+                words = m.group(1).split()
+                # "call Centre Services" is a department, not a person.
+                if words[0] not in _NOT_NAMES and not any(
+                    w.lower() in ORDINARY_WORDS for w in words
+                ):
+                    yield m.start(1), m.end(1), "person_name", "a name after a contact label"
+            at = lowered.find(label, at + 1)
+    if _CN_LABEL_HINT_RE.search(text):
+        for m in CN_CONTACT_LABEL_RE.finditer(text):
+            yield m.start(1), m.end(1), "person_name", "a name after a contact label"
+    for m in () if GIVEN_NAMES.isdisjoint(text.split()) else _PAIR_RE.finditer(text):
+        start, end = m.span()
+        if (start and text[start - 1].isalpha()) or (end < len(text) and text[end].isalpha()):
+            continue
+        if m.group(1) in GIVEN_NAMES and m.group(2) in FAMILY_NAMES:
+            yield m.start(), m.end(), "person_name", "a given name beside a family name"
