@@ -8,7 +8,7 @@ import tenders.publication.storage
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0009_import_schedules"),
+        ("tenders", "0011_seed_public_bodies"),
     ]
 
     operations = [
