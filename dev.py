@@ -112,7 +112,6 @@ def cmd_run(argv: list[str]) -> None:
     rows = env.get("DEMO_ROWS", "2000")
     say("Applying migrations")
     manage("migrate", "--noinput", "-v", "0", env=env)
-    manage("createcachetable", env=env)
     if (
         manage_output(
             "shell", "-c", "from tenders.models import Issue;print(Issue.objects.exists())", env=env

@@ -152,26 +152,38 @@ DATABASES = {"default": _database()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Two caches, shared by every server process: "default" for rate limits, "answers" for the
+# bodies of the public read path (tenders.answers). In Redis when REDIS_URL is set; else in
+# tables of the database, which `migrate` creates (tenders.models.cache).
 if REDIS_URL:
-    CACHES = {
-        "default": {
+
+    def _redis(prefix: str) -> dict:
+        return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "tenders",
+            "KEY_PREFIX": prefix,
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
-    }
+
+    CACHES = {"default": _redis("tenders"), "answers": _redis("tenders-answers")}
 else:
-    # Without Redis the cache lives in the database, so rate limits and cached counts are
-    # still shared by every server process (the run command creates the table).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "django_cache",
             # The default (300 entries, then cull a third) would drop live rate-limit slots.
             "OPTIONS": {"MAX_ENTRIES": 100_000},
-        }
+        },
+        "answers": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "tenders_answer_cache",
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        },
     }
+# Answers are right for as long as their snapshot is current (a week); then they age out.
+CACHES["answers"]["TIMEOUT"] = 8 * 24 * 3600
+# Bytes of answers each server process keeps in its own memory (least recently used out).
+TENDERS_ANSWER_CACHE_BYTES = int(os.environ.get("TENDERS_ANSWER_CACHE_BYTES", str(64 << 20)))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

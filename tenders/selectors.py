@@ -1,18 +1,21 @@
-"""Reads of the public side: the one implementation behind REST, the flat file and MCP tools.
+"""Reads of the public side: the one implementation behind REST, the flat file, MCP tools and
+the people's pages.
 
-Every function here returns exactly the body a public surface serves (``{data, meta}``) or
-raises ``config.errors.ApiError``; interfaces only translate. Nothing here touches private
-models: rows come from the current snapshot, totals from the counts written at publication,
-and the category vocabulary from the issue's facets.
+Every function here returns exactly the body a public surface serves (``{data, meta}``), or
+its bytes ready to send (the ``*_answer`` functions), or raises ``config.errors.ApiError``;
+interfaces only translate. Nothing here touches private models: rows come from the current
+snapshot, totals from the counts written at publication, and the category vocabulary from the
+issue's facets.
 
-Cost per call is a small constant number of queries whatever the page size or depth: the
-current issue, on a first page the total (a sum over the per-combination counts written at
-publication, or for ``q`` a count cached per snapshot and filters; later pages take it from the
-cursor), the planner settings for the page (see ``_read_page``) and the page itself, read by
-keyset on ``sort_key``.
+Answers go through the answer cache (``tenders.answers``), keyed by the snapshot and the
+canonical request, so a repeated request costs one query: which issue is current
+(``tenders.current``). A request computed afresh costs a small constant number of queries
+whatever the page size or depth: on a first page the total (a sum over the per-combination
+counts written at publication, or for ``q`` a count cached per snapshot and filters; later
+pages take it from the cursor), the planner settings for the page (see ``_read_page``) and the
+page itself, read by keyset on ``sort_key``.
 """
 
-import hashlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,7 +23,6 @@ from datetime import datetime, timedelta
 from typing import Any, NoReturn
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.files.storage import default_storage
 from django.db import DatabaseError
 from django.db.models import Sum
@@ -28,7 +30,9 @@ from django.utils import timezone
 
 from config.errors import ApiError
 
-from . import cursors, ids
+from . import answers, cursors, ids
+from . import current as current_snapshot
+from .answers import Answer
 from .calendar import rfc3339
 from .filters import REST, ListQuery, Surface, Vocabulary, parse_list_params, parse_row_params
 from .models import Issue, IssueCount, SnapshotRow
@@ -39,8 +43,6 @@ log = logging.getLogger(__name__)
 
 ACCESS = "public"
 ACCESS_PATH = "/access/"
-# Snapshots are immutable, so a cached count is right for as long as its snapshot lives.
-COUNT_CACHE_SECONDS = 14 * 24 * 3600
 NOT_FOUND_MESSAGE = (
     "No listing with this id in the current issue. Listing ids look like {example}; "
     "rows come and go with each weekly issue, and {listing} lists the current ones."
@@ -55,7 +57,7 @@ GATED_MESSAGE = (
 
 def current_issue() -> Issue | None:
     """The issue every public surface serves, or None before the first publication."""
-    return Issue.objects.filter(is_current=True).first()
+    return current_snapshot.current_issue()
 
 
 def nothing_published() -> ApiError:
@@ -84,7 +86,11 @@ def snapshot_meta(issue: Issue) -> dict:
 
 
 def vocabulary(issue: Issue) -> Vocabulary:
-    return Vocabulary.from_facets(issue.facets)
+    return current_snapshot.vocabulary(issue)
+
+
+def _key(issue: Issue, kind: str, canonical: str) -> str:
+    return answers.key(issue.pk, issue.snapshot_etag, kind, canonical)
 
 
 # --- the listing ------------------------------------------------------------------------
@@ -98,6 +104,14 @@ class ListPlan:
     query: ListQuery
     after: str | None = None
     total: int | None = None
+
+    def canonical(self) -> str:
+        """The request as the answer cache knows it: everything the page depends on."""
+        query = self.query
+        return (
+            f"{query.filters_key()}|lang={query.lang}|limit={query.limit}"
+            f"|after={self.after}|total={self.total}"
+        )
 
 
 def plan_list(params: Mapping[str, Any], issue: Issue, surface: Surface = REST) -> ListPlan:
@@ -143,8 +157,18 @@ def list_tenders(
     params: Mapping[str, Any], *, issue: Issue | None = None, surface: Surface = REST
 ) -> dict:
     """One page of the listing: ``{data, meta}`` exactly as REST and the MCP tool serve it."""
+    return list_answer(params, issue=issue, surface=surface).data()
+
+
+def list_answer(
+    params: Mapping[str, Any], *, issue: Issue | None = None, surface: Surface = REST
+) -> Answer:
+    """The bytes of ``list_tenders``; the same page from every surface is one cache entry."""
     issue = issue or require_current_issue()
-    return run_list(plan_list(params, issue, surface))
+    plan = plan_list(params, issue, surface)
+    return answers.answer(
+        _key(issue, "list", plan.canonical()), lambda: Answer(answers.encode(run_list(plan)))
+    )
 
 
 def run_list(plan: ListPlan) -> dict:
@@ -204,29 +228,13 @@ def _count(issue: Issue, query: ListQuery) -> int:
     if query.q is None:
         cells = IssueCount.objects.filter(issue=issue).filter(query.cell_filter())
         return cells.aggregate(n=Sum("rows"))["n"] or 0
-    digest = hashlib.sha256(query.filters_key().encode()).hexdigest()[:32]
-    key = f"tenders:q-total:{issue.snapshot_etag}:{digest}"
-    total = _cache_get(key)
-    if total is None:
-        total = SnapshotRow.objects.filter(issue=issue).filter(query.row_filter()).count()
-        _cache_set(key, total)
-    return total
 
+    # Counted once per snapshot and filters: other languages and page sizes share it.
+    def count() -> Answer:
+        rows = SnapshotRow.objects.filter(issue=issue).filter(query.row_filter())
+        return Answer(answers.encode(rows.count()))
 
-def _cache_get(key: str) -> int | None:
-    # The cache only saves work: if it is down, count again rather than fail the request.
-    try:
-        return cache.get(key)
-    except Exception:
-        log.warning("count cache unavailable (get %s)", key, exc_info=True)
-        return None
-
-
-def _cache_set(key: str, value: int) -> None:
-    try:
-        cache.set(key, value, COUNT_CACHE_SECONDS)
-    except Exception:
-        log.warning("count cache unavailable (set %s)", key, exc_info=True)
+    return answers.answer(_key(issue, "count", query.filters_key()), count).data()
 
 
 # --- one row, facets, the flat file, the gated tier -------------------------------------
@@ -265,16 +273,32 @@ def get_tender(
 
     ``params`` are the row's parameters (only ``lang``), as REST or a tool receives them.
     """
+    return tender_answer(at_id, params, issue=issue, surface=surface).data()
+
+
+def tender_answer(
+    at_id: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    issue: Issue | None = None,
+    surface: Surface = REST,
+) -> Answer:
+    """The bytes of ``get_tender`` (a 404 names the surface's listing, so it is the
+    surface's own entry)."""
     lang = parse_row_params(params or {})
     issue = issue or require_current_issue()
-    row = find_row(at_id, issue)
-    if row is None:
-        raise not_found(issue, surface)
-    meta = snapshot_meta(issue)
-    if lang:
-        row = collapse(row, lang)
-        meta["lang"] = lang
-    return {"data": row, "meta": meta}
+
+    def one_row() -> Answer:
+        row = find_row(at_id, issue)
+        if row is None:
+            raise not_found(issue, surface)
+        meta = snapshot_meta(issue)
+        if lang:
+            row = collapse(row, lang)
+            meta["lang"] = lang
+        return Answer(answers.encode({"data": row, "meta": meta}))
+
+    return answers.answer(_key(issue, "row", f"{at_id}|{lang}|{surface.listing}"), one_row)
 
 
 # Facet groups and item keys in the order they are served (jsonb storage does not keep order).
@@ -289,13 +313,27 @@ FACET_KEYS = {
 def tender_facets(*, issue: Issue | None = None, now: datetime | None = None) -> dict:
     """Vocabulary and counts of the current snapshot, as computed at its publication, and the
     feed's state (so an agent sees freshness without asking for health)."""
+    return facets_answer(issue=issue, now=now).data()
+
+
+def facets_answer(*, issue: Issue | None = None, now: datetime | None = None) -> Answer:
+    """The bytes of ``tender_facets``: one entry while the feed is fresh, one after."""
     issue = issue or require_current_issue()
+    fresh = is_fresh(issue, now)
+    return answers.answer(
+        _key(issue, "facets", f"fresh={fresh}"),
+        lambda: Answer(answers.encode(facets_body(issue, now))),
+    )
+
+
+def facets_body(issue: Issue, now: datetime | None = None) -> dict:
+    """The body of ``tender_facets`` for ``issue``, computed (no cache, no database)."""
+    fresh = is_fresh(issue, now)
     data = {
         group: [{key: item[key] for key in keys} for item in issue.facets.get(group, ())]
         for group, keys in FACET_KEYS.items()
     }
     meta = snapshot_meta(issue)
-    fresh = is_fresh(issue, now)
     meta.update(
         status="ok" if fresh else "degraded",
         feed_fresh=fresh,

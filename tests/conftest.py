@@ -14,6 +14,19 @@ def _media_in_tmp(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_process_caches():
+    """Each test starts as a new server process would: nothing answered or read yet (the
+    shared tier of the answer cache lives in the test's database, or a test's own Redis)."""
+    from tenders import answers, current
+
+    answers.reset()
+    current.forget()
+    yield
+    answers.reset()
+    current.forget()
+
+
 @pytest.fixture
 def t0():
     return T0

@@ -108,8 +108,8 @@ def stack(tmp_path_factory):
     output = log.open("w")
     try:
         for command in (
+            # migrate makes every table, the caches' too (no createcachetable).
             ["migrate", "--noinput", "-v", "0"],
-            ["createcachetable"],
             ["load_demo", "--rows", "40", "--replace", "-v", "0"],
             ["publish_issue", "--at", "2026-11-23T06:00:00Z", "-v", "0"],
         ):
@@ -133,6 +133,7 @@ def stack(tmp_path_factory):
             start_new_session=True,
         )
         stack = Stack(f"http://127.0.0.1:{port}", cluster, log, env["DATABASE_URL"])
+        stack.env = env
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -252,6 +253,42 @@ def test_the_longest_legitimate_request_fits_far_below_the_front_servers_limit(s
 def limit_request_line() -> int:
     settings = runpy.run_path(str(ROOT / "config" / "gunicorn.conf.py"))
     return settings["limit_request_line"]
+
+
+def test_every_worker_serves_a_new_snapshot_at_once(stack):
+    """Two gunicorn workers keep answers of the current snapshot in memory (and in the shared
+    tier, a table that migrate made): a publication is seen by the very next request, whichever
+    worker answers, and a cursor of the new snapshot is never refused as stale."""
+
+    def page(path: str) -> tuple[str, dict]:
+        status, headers, body, _ = stack.request(path)
+        assert status == 200, body
+        return headers["ETag"], json.loads(body)
+
+    def listed() -> set[str]:
+        status, _, body, _ = mcp_call(stack, "list_tenders", {"limit": 3})
+        assert status == 200
+        return {json.loads(body)["result"]["structuredContent"]["meta"]["snapshot_etag"]}
+
+    old = {page("/api/v1/tenders?limit=3")[0] for _ in range(10)}
+    assert len(old) == 1 and len(set.union(*(listed() for _ in range(6)))) == 1
+    subprocess.run(
+        [sys.executable, "manage.py", "publish_issue", "--at", "2026-11-23T07:00:00Z", "-v", "0"],
+        cwd=ROOT,
+        env=stack.env,
+        check=True,
+    )
+    etag, first = page("/api/v1/tenders?limit=3")
+    assert etag not in old and first["meta"]["snapshot_etag"] == etag.strip('"')
+    assert {page("/api/v1/tenders?limit=3")[0] for _ in range(10)} == {etag}
+    assert set.union(*(listed() for _ in range(6))) == {etag.strip('"')}
+    cursor = first["meta"]["next_cursor"]
+    for _ in range(10):
+        assert page(f"/api/v1/tenders?limit=3&cursor={cursor}")[1]["meta"]["returned"] == 3
+    assert "answer cache" not in stack.log.read_text()
+    with psycopg.connect(stack.database_url) as connection:
+        kept = connection.execute("SELECT count(*) FROM tenders_answer_cache").fetchone()[0]
+    assert kept > 0  # warmed at publication, filled by the workers
 
 
 def test_a_frozen_database_is_answered_fast_and_the_service_recovers(stack):

@@ -121,7 +121,7 @@ def one(lang: str | None = None) -> dict:
 
 
 def facets() -> dict:
-    return selectors.tender_facets(issue=ISSUE, now=GENERATED)
+    return selectors.facets_body(ISSUE, GENERATED)
 
 
 def health(*, published: bool = True) -> dict:

@@ -6,7 +6,8 @@ OpenAPI description of each operation lives in ``tenders.api.openapi``.
 
 import gzip
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
+from django.utils import timezone
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
@@ -22,6 +23,7 @@ from config.api import (
 )
 from config.http import negotiated_quality
 from tenders import selectors
+from tenders.answers import Answer
 from tenders.filters import check_params
 
 from . import openapi
@@ -29,8 +31,9 @@ from . import openapi
 CHUNK = 64 * 1024
 
 
-def snapshot_response(body: dict, etag: str) -> Response:
-    return cache_headers(Response(body), etag)
+def snapshot_response(answer: Answer, etag: str) -> HttpResponse:
+    """The cached bytes as they are: what DRF would render from the same body."""
+    return cache_headers(HttpResponse(answer.body, content_type="application/json"), etag)
 
 
 class TenderList(PublicView):
@@ -41,17 +44,17 @@ class TenderList(PublicView):
         if etag_matches(request, issue.snapshot_etag):
             selectors.plan_list(params, issue)  # a bad request is an error even when cached
             return not_modified(issue.snapshot_etag)
-        return snapshot_response(selectors.list_tenders(params, issue=issue), issue.snapshot_etag)
+        return snapshot_response(selectors.list_answer(params, issue=issue), issue.snapshot_etag)
 
 
 class TenderDetail(PublicView):
     @extend_schema(**openapi.GET_TENDER)
     def get(self, request, at_id: str):
         issue = selectors.require_current_issue()
-        body = selectors.get_tender(at_id, query_params(request), issue=issue)
+        answer = selectors.tender_answer(at_id, query_params(request), issue=issue)
         if etag_matches(request, issue.snapshot_etag):
             return not_modified(issue.snapshot_etag)
-        return snapshot_response(body, issue.snapshot_etag)
+        return snapshot_response(answer, issue.snapshot_etag)
 
 
 class TenderFacets(PublicView):
@@ -59,12 +62,12 @@ class TenderFacets(PublicView):
     def get(self, request):
         check_params(query_params(request), ())
         issue = selectors.require_current_issue()
-        body = selectors.tender_facets(issue=issue)
         # meta tells whether the feed is fresh, which changes with time within one snapshot.
-        etag = issue.snapshot_etag + ("" if body["meta"]["feed_fresh"] else "-degraded")
+        now = timezone.now()
+        etag = issue.snapshot_etag + ("" if selectors.is_fresh(issue, now) else "-degraded")
         if etag_matches(request, etag):
             return not_modified(etag)
-        return snapshot_response(body, etag)
+        return snapshot_response(selectors.facets_answer(issue=issue, now=now), etag)
 
 
 class HealthSchema(AutoSchema):

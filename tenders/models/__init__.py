@@ -6,8 +6,10 @@
 - ``imports``: configured import sources, recorded import runs, each record's imported notice.
 - ``jobs``: long work queued for a worker (publication, imports), with progress and outcome.
 - ``publication``: what each published row was planned from (for reusing it next week).
+- ``cache``: the tables of the database caches, so that ``migrate`` makes them.
 """
 
+from .cache import AnswerCacheEntry, SharedCacheEntry
 from .directory import PublicBody, PublicBodyName
 from .feed import (
     CATEGORY_CELL,
@@ -29,6 +31,7 @@ from .publication import PlanDigest
 __all__ = [
     "CATEGORY_CELL",
     "MARKET_CELL",
+    "AnswerCacheEntry",
     "Category",
     "CurrencyRate",
     "GateAllowance",
@@ -42,6 +45,7 @@ __all__ = [
     "PlanDigest",
     "PublicBody",
     "PublicBodyName",
+    "SharedCacheEntry",
     "SnapshotRow",
     "SourceTender",
     "WithheldRecord",

@@ -39,6 +39,7 @@ from .snapshots import (
     write_flat_file,
 )
 from .storage import TableStore, snapshot_store
+from .warm import warm_answers
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,8 @@ def build_and_switch(
 ) -> None:
     """Load (``load()``), index and write the flat file of a building issue, then make it
     current (running ``switching()`` in the same transaction); any failure discards it and
-    leaves the current issue, and everything else, as it was."""
+    leaves the current issue, and everything else, as it was. Once it is current, warm its
+    answers."""
     try:
         issue.facets = facets_from_cells(load())
         issue.save()
@@ -268,6 +270,8 @@ def build_and_switch(
         )
         discard(issue)
         raise
+    with _timed(timings, "warm answers"):
+        warm_answers(issue)
 
 
 def publish_issue(

@@ -12,8 +12,10 @@ def feed(db, t0):
 
 @pytest.fixture
 def cache_in_memory(settings):
-    """A per-process cache, so query counts show only the feed's own queries."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    from django.core.cache import cache
+    """Per-process caches, so query counts show only the feed's own queries."""
+    locmem = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    settings.CACHES = {"default": locmem, "answers": {**locmem, "LOCATION": "answers"}}
+    from django.core.cache import caches
 
-    cache.clear()
+    for alias in settings.CACHES:
+        caches[alias].clear()

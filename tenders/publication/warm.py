@@ -1,0 +1,47 @@
+"""Warm the answer cache of a new snapshot: right after the switch, the publishing process
+computes the answers of the commonest requests, so that every server process finds them in
+the shared tier (``tenders.answers``) instead of reading rows for them."""
+
+import logging
+
+from .. import current, selectors
+from ..filters import MAX_LIMIT, REST, TOOL
+from ..markets import MARKET_CODES
+from ..models import Issue
+from ..rows import LANGS
+
+log = logging.getLogger(__name__)
+
+# Every market or none, in every language or all three, at the default page size of REST and
+# of the tool server (also the people's pages' size); the Atom feeds' pages.
+FILTERS = ({}, *({"market": code} for code in MARKET_CODES))
+LANG = ({}, *({"lang": lang} for lang in LANGS))
+FEEDS = (
+    {"lang": "en", "limit": str(MAX_LIMIT)},
+    {"lang": "en", "limit": str(MAX_LIMIT), "new": "true"},
+)
+
+
+def common_requests() -> list[tuple]:
+    """(surface, parameters) of the first pages warmed at publication."""
+    requests = [(s, {**f, **lang}) for s in (REST, TOOL) for f in FILTERS for lang in LANG]
+    return requests + [(REST, params) for params in FEEDS]
+
+
+def warm_answers(issue: Issue) -> int:
+    """Compute the common first pages and the facets of ``issue`` (this process keeps them
+    too, and the issue record); returns how many answers. Never fails a publication: the
+    snapshot is current already, and a cold cache only costs time."""
+    done = 0
+    try:
+        issue = current.remember(issue)
+        for surface, params in common_requests():
+            selectors.list_answer(params, issue=issue, surface=surface)
+            done += 1
+        selectors.facets_answer(issue=issue)
+        done += 1
+    except Exception:
+        log.warning(
+            "Warming the answers of issue %s stopped after %d.", issue.issue_id, done, exc_info=True
+        )
+    return done
