@@ -12,9 +12,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from rfq.clients import ClientInfo
+
+if TYPE_CHECKING:
+    from tenders.answers import Answer
 
 
 @dataclass(frozen=True)
@@ -51,9 +54,11 @@ def _base_url() -> str | None:
 
 
 # --- tenders -------------------------------------------------------------------
+# The three reads answer with the REST answer itself (``tenders.answers.Answer``: ``data()``
+# the envelope, ``text()`` its JSON), the very entry of the answer cache REST sends.
 
 
-def list_tenders(query: Mapping[str, str]) -> dict:
+def list_tenders(query: Mapping[str, str]) -> "Answer":
     """The list envelope of ``GET /api/v1/tenders`` for these query parameters.
 
     ``query`` holds the parameters exactly as REST receives them (strings: comma lists,
@@ -63,27 +68,27 @@ def list_tenders(query: Mapping[str, str]) -> dict:
     and 409 ``snapshot_changed``.
     """
     from tenders.filters import TOOL
-    from tenders.selectors import list_tenders as list_page
+    from tenders.selectors import list_answer
 
-    return list_page(query, surface=TOOL)
+    return list_answer(query, surface=TOOL)
 
 
-def get_tender(at_id: str, query: Mapping[str, str]) -> dict:
+def get_tender(at_id: str, query: Mapping[str, str]) -> "Answer":
     """``{data: row, meta}`` of ``GET /api/v1/tenders/{at_id}``; ``query`` may hold ``lang``.
 
     Raises ApiError 404 ``not_found`` (identical for every absent id) or 400.
     """
     from tenders.filters import TOOL
-    from tenders.selectors import get_tender as one_row
+    from tenders.selectors import tender_answer
 
-    return one_row(at_id, query, surface=TOOL)
+    return tender_answer(at_id, query, surface=TOOL)
 
 
-def tender_facets() -> dict:
+def tender_facets() -> "Answer":
     """``{data, meta}`` of ``GET /api/v1/tenders/facets``, with the feed's state in meta."""
-    from tenders.selectors import tender_facets as facets
+    from tenders.selectors import facets_answer
 
-    return facets()
+    return facets_answer()
 
 
 def spec_coded(at_id: str) -> NoReturn:

@@ -14,10 +14,12 @@ A tool error carries, as its text, the error body of ``config.errors``:
 
 import json
 import logging
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.serializers.json import DjangoJSONEncoder
 from jsonschema import Draft202012Validator, ValidationError
 from tenders_client.jsontypes import a_type, explained, wanted
 
@@ -56,7 +58,8 @@ class Tool:
     description: str
     input_schema: dict
     output_schema: dict
-    handler: Callable[[dict], dict]
+    # A result envelope, or an answer of the read path (``tenders.answers.Answer``).
+    handler: Callable[[dict], Any]
     annotations: dict = field(default_factory=dict)
     validator: Draft202012Validator = field(init=False, repr=False, compare=False)
 
@@ -169,6 +172,53 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+# An answer of the read path is JSON already (REST sends its bytes): a result carries it as
+# these two values, which read as a dict and a str, and which ``encode_json`` writes as the
+# answer's own bytes rather than encoding the rows again.
+
+
+class EncodedObject(dict):
+    """The structured content of a result: its values, and ``json`` (their JSON bytes)."""
+
+    __slots__ = ("json",)
+
+
+class EncodedText(str):
+    """The text content of a result: the text, and ``json`` (the text as JSON string bytes)."""
+
+
+def _encoded(answer) -> tuple[EncodedObject, EncodedText]:
+    # The answer's values are parsed once per process and shared (nothing here changes them).
+    structured = EncodedObject(answer.value())
+    structured.json = answer.body
+    text = EncodedText(answer.text())
+    text.json = answer.literal()
+    return structured, text
+
+
+def encode_json(value: Any) -> bytes:
+    """``value`` as JSON bytes (as ``JsonResponse`` writes it), with the encoded values of
+    results written as they are."""
+    fragments: dict[bytes, bytes] = {}
+    nonce = secrets.token_hex(16)  # marks that no value sent to us can spell
+
+    def swap(item: Any) -> Any:
+        if isinstance(item, (EncodedObject, EncodedText)):
+            mark = f"\x00{nonce}:{len(fragments)}\x00"
+            fragments[json.dumps(mark).encode()] = item.json
+            return mark
+        if isinstance(item, dict):
+            return {key: swap(member) for key, member in item.items()}
+        if isinstance(item, list):
+            return [swap(member) for member in item]
+        return item
+
+    encoded = json.dumps(swap(value), ensure_ascii=False, cls=DjangoJSONEncoder).encode()
+    for mark, raw in fragments.items():
+        encoded = encoded.replace(mark, raw, 1)
+    return encoded
+
+
 def error_result(body: dict) -> dict:
     return {"content": [{"type": "text", "text": _text(body)}], "isError": True}
 
@@ -197,7 +247,7 @@ class ToolRegistry:
         503 body, with its retry hint), become tool errors."""
         tool = self._tools[name]
         try:
-            structured = tool.handler(tool.check_arguments(arguments))
+            result = tool.handler(tool.check_arguments(arguments))
         except ToolError as exc:
             return error_result(exc.body())
         except ApiError as exc:
@@ -205,7 +255,11 @@ class ToolRegistry:
         except UNAVAILABLE as exc:
             log.warning("database unavailable in tool %s: %s", name, exc)
             return error_result(database_unavailable().body())
-        content = [{"type": "text", "text": _text(structured)}]
+        if isinstance(result, dict):
+            structured, text = result, _text(result)
+        else:  # an answer of the read path: its JSON is the text, as REST sends it
+            structured, text = _encoded(result)
+        content = [{"type": "text", "text": text}]
         message = structured.get("meta", {}).get("message")
         if message:
             # Said again on its own, so a model reading the text cannot miss it.
@@ -320,16 +374,16 @@ def rest_query(arguments: dict) -> dict[str, str]:
 # --- handlers ---------------------------------------------------------------------------------
 
 
-def _list_tenders(arguments: dict) -> dict:
+def _list_tenders(arguments: dict) -> Any:
     return domain.list_tenders(rest_query(arguments))
 
 
-def _get_tender(arguments: dict) -> dict:
+def _get_tender(arguments: dict) -> Any:
     query = rest_query({k: v for k, v in arguments.items() if k != "at_id"})
     return domain.get_tender(arguments["at_id"], query)
 
 
-def _tender_facets(arguments: dict) -> dict:
+def _tender_facets(arguments: dict) -> Any:
     return domain.tender_facets()
 
 

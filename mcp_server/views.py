@@ -20,6 +20,7 @@ from rfq.clients import client_info
 from . import domain
 from .protocol import INVALID_REQUEST, RpcError, error_response
 from .server import manifest, protocol
+from .tools import encode_json
 
 ALLOW = "GET, HEAD, POST, OPTIONS"
 
@@ -101,7 +102,7 @@ def _post(request: HttpRequest) -> HttpResponse:
         body = jsonbody.read_body(request, settings.MCP_MAX_BODY_BYTES)
     except ApiError as refusal:
         return _error(refusal.status, refusal.message)
-    site = _endpoint_url(request).removesuffix(reverse("mcp"))
+    site = settings.PUBLIC_BASE_URL or f"{request.scheme}://{request.get_host()}"
     with domain.calling(domain.Caller(client_info(request), base_url=site)):
         reply = protocol().handle(body, request.headers)
     if reply.body is None:
@@ -109,8 +110,8 @@ def _post(request: HttpRequest) -> HttpResponse:
         # A 202 has no body, so it has no content type either.
         del response["Content-Type"]
     else:
-        response = JsonResponse(
-            reply.body, status=reply.status, json_dumps_params={"ensure_ascii": False}
+        response = HttpResponse(
+            encode_json(reply.body), status=reply.status, content_type="application/json"
         )
     response["Cache-Control"] = "no-store"
     return response

@@ -24,7 +24,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -45,19 +44,50 @@ KEPT_STATUSES = frozenset({200, 400, 404, 409})
 ENTRY_OVERHEAD = 200
 
 
-@dataclass(frozen=True, slots=True)
 class Answer:
-    """One answer: its status and its JSON body, exactly as REST sends it."""
+    """One answer: its status and its JSON body, exactly as REST sends it. Immutable, shared
+    by every request that asks the same; what is derived from it is computed once."""
 
-    body: bytes
-    status: int = 200
+    __slots__ = ("_literal", "_text", "_value", "body", "status")
+
+    def __init__(self, body: bytes, status: int = 200):
+        self.body = body
+        self.status = status
+        self._text: str | None = None
+        self._literal: bytes | None = None
+        self._value: Any = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Answer):
+            return NotImplemented
+        return (self.body, self.status) == (other.body, other.status)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Answer({self.status}, {len(self.body)} bytes)"
 
     def data(self) -> Any:
-        """The body as Python values (a fresh copy: callers may change it)."""
+        """The body as Python values, a fresh copy the caller may change."""
         return json.loads(self.body)
 
+    def value(self) -> Any:
+        """The body as Python values, parsed once and shared: read it, never change it."""
+        if self._value is None:
+            self._value = json.loads(self.body)
+        return self._value
+
     def text(self) -> str:
-        return self.body.decode()
+        if self._text is None:
+            self._text = self.body.decode()
+        return self._text
+
+    def literal(self) -> bytes:
+        """The body's text as a JSON string (a document that quotes the body, as an MCP
+        result does in its text content, writes these bytes)."""
+        if self._literal is None:
+            self._literal = json.dumps(self.text(), ensure_ascii=False).encode()
+        return self._literal
 
     def error(self) -> ApiError:
         """The ``ApiError`` an error answer was made from."""

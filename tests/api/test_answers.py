@@ -7,6 +7,7 @@ shared tier in Redis (a real server) is shared by processes; a shared tier that 
 down only costs time, with one warning.
 """
 
+import json
 import logging
 import shutil
 import socket
@@ -22,6 +23,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.renderers import JSONRenderer
 
 from config.errors import ApiError
+from mcp_server import tools
 from mcp_server.tools import REGISTRY
 from tenders import answers, current, publication
 from tenders.answers import Answer, LocalTier
@@ -61,6 +63,21 @@ def test_keys_name_the_snapshot_and_stay_short_whatever_the_request():
     key = answers.key(7, "e" * 32, "list", "q=" + "醫" * 200)
     assert key.startswith(f"7:{'e' * 32}:list:") and len(key) < 100
     assert key != answers.key(8, "e" * 32, "list", "q=" + "醫" * 200)
+
+
+def test_mcp_results_carry_an_answer_as_its_own_bytes():
+    answer = Answer(answers.encode({"data": [{"s": '醫 "q" \\ \u2028'}], "meta": {"n": 1}}))
+    structured, text = tools._encoded(answer)
+    assert structured == answer.data() and text == answer.body.decode()
+    # An id that spells what a mark looks like is data like any other.
+    reply = {
+        "jsonrpc": "2.0",
+        "id": "\x000:0\x00",
+        "result": {"content": [{"type": "text", "text": text}], "structuredContent": structured},
+    }
+    encoded = tools.encode_json(reply)
+    assert json.loads(encoded) == json.loads(json.dumps(reply))
+    assert answer.body in encoded and answer.literal() in encoded
 
 
 # --- on the published feed ----------------------------------------------------------------
