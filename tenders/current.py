@@ -12,6 +12,8 @@ import threading
 
 from django.db import connection
 
+from config.database import UNAVAILABLE
+
 from .filters import Vocabulary
 from .models import Issue
 
@@ -24,7 +26,30 @@ _lock = threading.Lock()
 
 
 def current_snapshot() -> tuple[int, str] | None:
-    """(pk, snapshot etag) of the current issue, or None before the first publication."""
+    """(pk, snapshot etag) of the current issue, or None before the first publication.
+
+    When it is a request's first query on a connection kept from an earlier request, it is
+    also the connection's health check (``CONN_HEALTH_CHECKS``): Django would first send a
+    ``SELECT 1`` of its own; instead, a connection found broken is closed and the question
+    asked again on a new one, which is what that check would have done, a round trip fewer.
+    """
+    checking = (
+        connection.connection is not None
+        and connection.health_check_enabled
+        and not connection.health_check_done
+    )
+    if checking:
+        connection.health_check_done = True
+    try:
+        return _ask()
+    except UNAVAILABLE:
+        if not checking or connection.in_atomic_block:
+            raise
+        connection.close()
+        return _ask()
+
+
+def _ask() -> tuple[int, str] | None:
     with connection.cursor() as cursor:
         cursor.execute(_SQL)
         row = cursor.fetchone()

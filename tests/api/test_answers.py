@@ -211,6 +211,20 @@ def test_publication_warms_the_first_pages_for_every_process(client, feed):
         assert read[0] == "tenders_issue" and set(read[1:]) == {"tenders_answer_cache"}
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_current_issue_check_is_the_connections_health_check(monkeypatch):
+    connection.ensure_connection()
+    assert connection.health_check_enabled  # CONN_HEALTH_CHECKS, as deployed
+    checks = []
+    monkeypatch.setattr(connection, "is_usable", lambda: checks.append(1) or True)
+    connection.close_if_unusable_or_obsolete()  # a new request on the kept connection
+    assert current.current_snapshot() is None and checks == []  # no SELECT 1 before it
+    connection.close_if_unusable_or_obsolete()
+    connection.connection.close()  # the server went away since the last request
+    assert current.current_snapshot() is None and checks == []  # reconnected and asked
+    assert connection.connection is not None and not connection.connection.closed
+
+
 # --- a shared tier that is missing or down --------------------------------------------------
 
 
