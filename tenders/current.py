@@ -1,4 +1,5 @@
-"""Which issue the public surfaces serve: one cheap query per request, no ORM on the way.
+"""Which issue the public surfaces serve: one cheap query per request (which is also the kept
+connection's health check), no ORM on the way.
 
 Every request asks the database which issue is current (its pk and snapshot etag, through
 the partial unique index on ``is_current``), so a publication or withdrawal is seen by the very

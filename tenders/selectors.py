@@ -30,8 +30,7 @@ from django.utils import timezone
 
 from config.errors import ApiError
 
-from . import answers, cursors, ids
-from . import current as current_snapshot
+from . import answers, current, cursors, ids
 from .answers import Answer
 from .calendar import rfc3339
 from .filters import REST, ListQuery, Surface, Vocabulary, parse_list_params, parse_row_params
@@ -57,7 +56,7 @@ GATED_MESSAGE = (
 
 def current_issue() -> Issue | None:
     """The issue every public surface serves, or None before the first publication."""
-    return current_snapshot.current_issue()
+    return current.current_issue()
 
 
 def nothing_published() -> ApiError:
@@ -86,7 +85,7 @@ def snapshot_meta(issue: Issue) -> dict:
 
 
 def vocabulary(issue: Issue) -> Vocabulary:
-    return current_snapshot.vocabulary(issue)
+    return current.vocabulary(issue)
 
 
 def _key(issue: Issue, kind: str, canonical: str) -> str:
@@ -319,9 +318,9 @@ def tender_facets(*, issue: Issue | None = None, now: datetime | None = None) ->
 def facets_answer(*, issue: Issue | None = None, now: datetime | None = None) -> Answer:
     """The bytes of ``tender_facets``: one entry while the feed is fresh, one after."""
     issue = issue or require_current_issue()
-    fresh = is_fresh(issue, now)
+    now = now or timezone.now()
     return answers.answer(
-        _key(issue, "facets", f"fresh={fresh}"),
+        _key(issue, "facets", f"fresh={is_fresh(issue, now)}"),
         lambda: Answer(answers.encode(facets_body(issue, now))),
     )
 

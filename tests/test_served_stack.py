@@ -288,7 +288,9 @@ def test_every_worker_serves_a_new_snapshot_at_once(stack):
     assert "answer cache" not in stack.log.read_text()
     with psycopg.connect(stack.database_url) as connection:
         kept = connection.execute("SELECT count(*) FROM tenders_answer_cache").fetchone()[0]
+        limits = connection.execute("SELECT to_regclass('django_cache')").fetchone()[0]
     assert kept > 0  # warmed at publication, filled by the workers
+    assert limits == "django_cache"  # the rate limits' table, made by migrate too
 
 
 def test_a_frozen_database_is_answered_fast_and_the_service_recovers(stack):
