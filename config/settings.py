@@ -157,15 +157,16 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # tables of the database, which `migrate` creates (tenders.models.cache).
 if REDIS_URL:
 
-    def _redis(prefix: str) -> dict:
+    def _redis(prefix: str, timeout: float) -> dict:
         return {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": prefix,
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
         }
 
-    CACHES = {"default": _redis("tenders"), "answers": _redis("tenders-answers")}
+    # Answers are only worth a short wait: a slower Redis is skipped (tenders.answers).
+    CACHES = {"default": _redis("tenders", 2), "answers": _redis("tenders-answers", 0.5)}
 else:
     CACHES = {
         "default": {
@@ -177,7 +178,8 @@ else:
         "answers": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "tenders_answer_cache",
-            "OPTIONS": {"MAX_ENTRIES": 20_000},
+            # Pages are tens of kilobytes: a few thousand of them, then cull a third.
+            "OPTIONS": {"MAX_ENTRIES": 5_000},
         },
     }
 # Answers are right for as long as their snapshot is current (a week); then they age out.
