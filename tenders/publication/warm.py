@@ -12,10 +12,14 @@ from ..rows import LANGS
 
 log = logging.getLogger(__name__)
 
-# Every market or none, in every language or all three, at the default page size of REST and
-# of the tool server (also the people's pages' size); the Atom feeds' pages.
-FILTERS = ({}, *({"market": code} for code in MARKET_CODES))
-LANG = ({}, *({"lang": lang} for lang in LANGS))
+# The first pages asked for most: no filter and each market; no filter in each language (the
+# people's pages' first page too); at the default page size of REST and of the tool server;
+# and the Atom feeds' pages. Other first pages are computed on first use.
+FIRST_PAGES = (
+    {},
+    *({"market": code} for code in MARKET_CODES),
+    *({"lang": lang} for lang in LANGS),
+)
 FEEDS = (
     {"lang": "en", "limit": str(MAX_LIMIT)},
     {"lang": "en", "limit": str(MAX_LIMIT), "new": "true"},
@@ -24,8 +28,8 @@ FEEDS = (
 
 def common_requests() -> list[tuple]:
     """(surface, parameters) of the first pages warmed at publication."""
-    requests = [(s, {**f, **lang}) for s in (REST, TOOL) for f in FILTERS for lang in LANG]
-    return requests + [(REST, params) for params in FEEDS]
+    pages = [(surface, params) for surface in (REST, TOOL) for params in FIRST_PAGES]
+    return pages + [(REST, params) for params in FEEDS]
 
 
 def warm_answers(issue: Issue) -> int:

@@ -199,10 +199,16 @@ def test_publication_warms_the_first_pages_for_every_process(client, feed):
     client.get("/api/v1/health")  # it knows the issue now
     calls = [
         lambda p=p: client.get(URL, p)
-        for p in ({}, {"market": "SG"}, {"lang": "zht"}, {"market": "AU", "lang": "zh"})
+        for p in (
+            {},
+            {"market": "SG"},
+            {"lang": "zht"},
+            {"lang": "en", "limit": 200, "new": "true"},
+        )
     ]
-    calls.append(lambda: REGISTRY.call("list_tenders", {"market": "HK", "lang": "en"}))
-    calls.append(lambda: client.get("/en/tenders/", {"market": "CA"}))
+    calls.append(lambda: REGISTRY.call("list_tenders", {"market": "HK"}))
+    calls.append(lambda: client.get("/zh-hant/tenders/"))
+    calls.append(lambda: client.get("/feeds/tenders.atom"))
     for call in calls:
         with CaptureQueriesContext(connection) as queries:
             call()
