@@ -164,16 +164,26 @@ class Server:
         self.log.close()
 
 
-def fetch(url: str, data: bytes | None = None, headers: dict | None = None) -> tuple:
-    """(status, body, milliseconds) of one request on a new connection."""
+def fetch(url: str, data: bytes | None = None, headers: dict | None = None, timeout=120) -> tuple:
+    """(status, body, milliseconds) of one request on a new connection; status 0 when the
+    server did not answer."""
     request = urllib.request.Request(url, data=data, headers=headers or {})
     started = time.perf_counter()
     try:
-        with urllib.request.urlopen(request, timeout=120) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             status, body = response.status, response.read()
     except urllib.error.HTTPError as error:
         status, body = error.code, error.read()
+    except OSError as error:
+        status, body = 0, repr(error).encode()
     return status, body, (time.perf_counter() - started) * 1000
+
+
+def drain(base: str) -> None:
+    """Wait until the requests wrk left queued are served: after a timeout wrk opens a new
+    connection and asks again, so a slow scenario leaves a backlog that would weigh on the
+    next one. One request behind them comes back when they are done."""
+    fetch(base + "/.well-known/mcp.json", timeout=900)
 
 
 def get_json(url: str, data: bytes | None = None, headers: dict | None = None):
@@ -329,12 +339,19 @@ def measure(wrk: str, args, base: str, scenarios: list, scratch: Path) -> dict:
     results = {}
     for name, path, headers, body, check in scenarios:
         data = body.encode() if body is not None else None
-        status, answer, _ = fetch(base + path, data, headers)
+        refused = []  # a first answer may be a 503 that a second would not be
+        for _attempt in range(3):
+            status, answer, _ = fetch(base + path, data, headers)
+            if status == 200:
+                break
+            refused.append(str(status))
         if status != 200:  # shown and left out: the other scenarios still run
             print(f"  {pad(name, 34)} {status}, left out: {answer[:200]!r}", flush=True)
             continue
-        print(f"  {pad(name, 34)} {check(status, answer)}", flush=True)
+        after = f" (after {', '.join(refused)})" if refused else ""
+        print(f"  {pad(name, 34)} {check(status, answer)}{after}", flush=True)
         results[name] = run_wrk(wrk, args, base + path, headers, body, scratch)
+        drain(base)
     return results
 
 
