@@ -179,11 +179,11 @@ def fetch(url: str, data: bytes | None = None, headers: dict | None = None, time
     return status, body, (time.perf_counter() - started) * 1000
 
 
-def drain(base: str) -> None:
+def drain(base: str, path: str) -> None:
     """Wait until the requests wrk left queued are served: after a timeout wrk opens a new
     connection and asks again, so a slow scenario leaves a backlog that would weigh on the
     next one. One request behind them comes back when they are done."""
-    fetch(base + "/.well-known/mcp.json", timeout=900)
+    fetch(base + path, timeout=900)
 
 
 def get_json(url: str, data: bytes | None = None, headers: dict | None = None):
@@ -335,7 +335,7 @@ def baseline_scenarios(base: str) -> list[tuple]:
     return [(name, path, {}, None, rows) for name, path in paths]
 
 
-def measure(wrk: str, args, base: str, scenarios: list, scratch: Path) -> dict:
+def measure(wrk: str, args, base: str, scenarios: list, scratch: Path, idle: str) -> dict:
     results = {}
     for name, path, headers, body, check in scenarios:
         data = body.encode() if body is not None else None
@@ -351,7 +351,7 @@ def measure(wrk: str, args, base: str, scenarios: list, scratch: Path) -> dict:
         after = f" (after {', '.join(refused)})" if refused else ""
         print(f"  {pad(name, 34)} {check(status, answer)}{after}", flush=True)
         results[name] = run_wrk(wrk, args, base + path, headers, body, scratch)
-        drain(base)
+        drain(base, idle)
     return results
 
 
@@ -441,7 +441,7 @@ def main() -> None:
         print(f"  default listing: {total:,} rows")
         cold = cold_requests(wrk, server.base)
         scenarios = product_scenarios(server.base)
-        product = measure(wrk, args, server.base, scenarios, scratch)
+        product = measure(wrk, args, server.base, scenarios, scratch, "/.well-known/mcp.json")
     finally:
         server.stop()
     stock = {}
@@ -449,7 +449,8 @@ def main() -> None:
         server = Server(env, args.workers, scratch / "stock.log", "bench.stock_drf.settings")
         try:
             print(f"\nStock DRF baseline at {server.base} (log {scratch / 'stock.log'})")
-            stock = measure(wrk, args, server.base, baseline_scenarios(server.base), scratch)
+            scenarios = baseline_scenarios(server.base)
+            stock = measure(wrk, args, server.base, scenarios, scratch, "/ping")
         finally:
             server.stop()
     report(product, stock, cold)
