@@ -357,6 +357,7 @@ def test_publish_command_prints_the_summary_table(t0, capsys):
         "build indexes and flat file",
         "of which the flat file",
         "switch",
+        "warm answers",
     ]
 
 

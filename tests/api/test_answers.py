@@ -217,7 +217,7 @@ def test_publication_warms_the_first_pages_for_every_process(client, feed):
         assert read[0] == "tenders_issue" and set(read[1:]) == {"tenders_answer_cache"}
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_current_issue_check_is_the_connections_health_check(monkeypatch):
     connection.ensure_connection()
     assert connection.health_check_enabled  # CONN_HEALTH_CHECKS, as deployed
