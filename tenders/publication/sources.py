@@ -91,6 +91,13 @@ def _digest(key: str) -> MD5:
     return MD5(_Joined(*parts))
 
 
+# How the database reads the candidates (where it takes hints): along the primary key, each
+# record joined to its last digest by the digests' index, streaming. Whatever the statistics
+# say (a source table just imported has none), never a hash of a million wide rows and a sort
+# of them on disk; no JIT compilation of the digest expression either (seconds, for nothing).
+READ_HINTS = {"enable_hashjoin": "off", "enable_sort": "off", "jit": "off"}
+
+
 def eligible_tenders(generated: datetime) -> QuerySet:
     """Approved and staff-withheld records whose deadline is not long past, in a stable order.
     (A record closed at source, or a draft, leaves the feed.)"""

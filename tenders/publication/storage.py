@@ -273,7 +273,8 @@ class PartitionBuild:
         committed, else one after the other in the caller's transaction."""
         first, *plain, digests = self._plain_indexes()
         found = self._search_indexes()
-        analyze = f"ANALYZE {self.table}"
+        # The digests too: the next publication joins them (autovacuum may not have come yet).
+        analyze = f"ANALYZE {self.table}, {self.digests}"
         if connection.in_atomic_block:
             _run([analyze, first, *plain, digests, *found])
             alongside()
