@@ -7,6 +7,7 @@ real worker processes (``manage.py run_worker``) on the committed test database.
 """
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
