@@ -23,6 +23,7 @@ from phonenumbers import Leniency, PhoneNumberMatcher
 from .numbers import cn_dates, numeric_spans, word_spans
 from .people import person_spans
 from .text import CONTROL_RE
+from .view import View
 from .words import BRAND_DOMAINS
 
 Span = tuple[int, int, str, str]
@@ -154,7 +155,7 @@ def _phones(text: str, runs: list[tuple[int, int]], region: str | None) -> Itera
         if p >= phone_end and _may_be_phone(text, p, q) and (phone := _phone_at(text, p, region)):
             phone_end = phone[1]
             yield phone
-    if "1" in text or "0800" in text:
+    if "13" in text or "1800" in text or "0800" in text:
         for m in VANITY_RE.finditer(text):
             found = m.group().rstrip(" -")
             if (m.start() == 0 or text[m.start() - 1] not in _ALNUM) and sum(
@@ -166,25 +167,6 @@ def _phones(text: str, runs: list[tuple[int, int]], region: str | None) -> Itera
 # --- the detectors, in priority order ----------------------------------------------------
 
 DIGITS_RE = re.compile(r"\d+")
-
-
-def _has_high_trigger(text: str) -> bool:
-    """Whether ``text`` has a character every high-tier finding needs (markup, e-mail, URL)."""
-    return (
-        "<" in text
-        or "&" in text
-        or "@" in text
-        or "://" in text
-        or "www." in text
-        or "WWW." in text
-        or "(" in text
-        or "[" in text
-        or "{" in text
-        or " at " in text
-        or " AT " in text
-        or " dot " in text
-        or " DOT " in text
-    )
 
 
 def _domains(text: str) -> Iterator[Span]:
@@ -207,37 +189,48 @@ def _domains(text: str) -> Iterator[Span]:
         yield m.start(), m.end(), "domain", ""
 
 
-def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span]:
-    """Spans of the generic kinds in ``text`` (full-width forms already narrowed). ``high``:
-    the kinds that outrank a record's secrets."""
-    if high:
-        if text.isprintable() and not _has_high_trigger(text):
-            return  # the usual case: nothing that could start markup, an address or a URL
-        if "<" in text or "&" in text:
-            for m in HTML_RE.finditer(text):
-                yield m.start(), m.end(), "html", ""
-        if not text.isprintable():
-            for m in CONTROL_RE.finditer(text):
-                yield m.start(), m.end(), "control_character", ""
-        if "@" in text:
-            for m in EMAIL_RE.finditer(text):
-                yield m.start(), m.end(), "email", ""
-        if AT_HINT_RE.search(text):
-            for m in OBFUSCATED_EMAIL_RE.finditer(text):
-                yield m.start(), m.end(), "email", "an address with its signs spelled out"
-            for m in SPELLED_DOMAIN_RE.finditer(text):
-                yield m.start(), m.end(), "domain", "a domain with its dots spelled out"
-        if "://" in text or "www." in text or "WWW." in text:
-            for m in URL_RE.finditer(text):
-                yield m.start(), m.end(), "url", ""
-        return
-    if TLD_HINT_RE.search(text):
+def high_spans(view: View) -> Iterator[Span]:
+    """Markup, control characters, e-mail addresses and URLs: the kinds that outrank a record's
+    secrets."""
+    text = view.narrowed
+    if not view.printable:
+        for m in CONTROL_RE.finditer(text):
+            yield m.start(), m.end(), "control_character", ""
+    if "markup" not in view.hints:
+        return  # the usual case: nothing that could start markup, an address or a URL
+    if "<" in text or "&" in text:
+        for m in HTML_RE.finditer(text):
+            yield m.start(), m.end(), "html", ""
+    if "@" in text:
+        for m in EMAIL_RE.finditer(text):
+            yield m.start(), m.end(), "email", ""
+    if AT_HINT_RE.search(text):
+        for m in OBFUSCATED_EMAIL_RE.finditer(text):
+            yield m.start(), m.end(), "email", "an address with its signs spelled out"
+        for m in SPELLED_DOMAIN_RE.finditer(text):
+            yield m.start(), m.end(), "domain", "a domain with its dots spelled out"
+    if "://" in text or "www." in view.lowered:
+        for m in URL_RE.finditer(text):
+            yield m.start(), m.end(), "url", ""
+
+
+def low_spans(view: View, region: str | None) -> Iterator[Span]:
+    """Domains, people, money, dates, references and phone numbers."""
+    text = view.narrowed
+    if "." in text and TLD_HINT_RE.search(text):
         yield from _domains(text)
-    yield from person_spans(text)
+    yield from person_spans(view)
     if "月" in text:
         yield from cn_dates(text)
-    yield from word_spans(text)
+    yield from word_spans(view)
     runs = [m.span() for m in DIGITS_RE.finditer(text)]
     if runs:
-        yield from numeric_spans(text, runs)
+        yield from numeric_spans(view, runs)
         yield from _phones(text, runs, region)
+
+
+def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span]:
+    """Spans of the generic kinds in ``text``. ``high``: the kinds that outrank a record's
+    secrets."""
+    view = View(text)
+    return high_spans(view) if high else low_spans(view, region)

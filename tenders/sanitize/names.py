@@ -31,6 +31,7 @@ import ahocorasick_rs
 
 from ..chinese import to_simplified, to_traditional
 from .text import fold, fold_map, narrow
+from .view import TRIGGER_WORDS, View
 from .words import COMMON_ACRONYMS, ORDINARY_SENSES, ORDINARY_WORDS, word_set
 
 Span = tuple[int, int, str, str]
@@ -360,24 +361,27 @@ def _written_as_name(span: str, capitals: frozenset[str]) -> bool:
 
 
 class NameMatcher:
-    """Two automata over a directory's patterns: folded (names) and exact (abbreviations)."""
+    """Two automata over a directory's patterns: folded (names, with the generic checks'
+    trigger words after them, so one pass also gives the summary's ``hints``) and exact
+    (abbreviations)."""
 
     def __init__(self, patterns: Iterable[Pattern]):
         patterns = list(patterns)
         self.exact_patterns = [p for p in patterns if p.rule in ("strong", "weak")]
         self.folded_patterns = [p for p in patterns if p.rule not in ("strong", "weak")]
-        self.exact = self._automaton(self.exact_patterns)
-        self.folded = self._automaton(self.folded_patterns)
+        self.exact = self._automaton([p.needle for p in self.exact_patterns])
+        self.folded = self._automaton([p.needle for p in self.folded_patterns] + TRIGGER_WORDS)
 
     @staticmethod
-    def _automaton(patterns: list[Pattern]):
-        if not patterns:
+    def _automaton(needles: list[str]):
+        if not needles:
             return None
-        return ahocorasick_rs.AhoCorasick([p.needle for p in patterns])
+        return ahocorasick_rs.AhoCorasick(needles)
 
-    def spans(self, text: str, narrowed: str, folded: str) -> Iterator[Span]:
-        """Directory names in ``text`` (``narrowed``: its full-width forms as ASCII, ``folded``:
-        ``fold(text)``)."""
+    def spans(self, view: View) -> list[Span]:
+        """Directory names in a summary (and its ``hints`` set on the way)."""
+        text, narrowed, folded = view.text, view.narrowed, view.folded
+        spans = []
         if self.exact is not None:
             for index, start, end in self.exact.find_matches_as_indexes(narrowed, overlapping=True):
                 pattern = self.exact_patterns[index]
@@ -387,16 +391,17 @@ class NameMatcher:
                     narrowed, start, end, pattern.needle
                 ):
                     continue
-                yield start, end, pattern.kind, pattern.why
-        if self.folded is None:
-            return
-        hits = [
-            (start, end, self.folded_patterns[index])
-            for index, start, end in self.folded.find_matches_as_indexes(folded, overlapping=True)
-            if _bounded(folded, start, end)
-        ]
+                spans.append((start, end, pattern.kind, pattern.why))
+        names = len(self.folded_patterns)
+        hits, triggers = [], []
+        for index, start, end in self.folded.find_matches_as_indexes(folded, overlapping=True):
+            if index >= names:
+                triggers.append(index - names)
+            elif _bounded(folded, start, end):
+                hits.append((start, end, self.folded_patterns[index]))
+        view.set_hints(triggers)
         if not hits:
-            return
+            return spans
         _, where = fold_map(text)
         for start, end, pattern in hits:
             begin, finish = where[start], where[end - 1] + 1
@@ -406,4 +411,5 @@ class NameMatcher:
                 narrow(text[begin:finish]), pattern.capitals
             ):
                 continue
-            yield begin, finish, pattern.kind, pattern.why
+            spans.append((begin, finish, pattern.kind, pattern.why))
+        return spans

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from .text import MONTHS
+from .view import View
 from .words import word_set
 
 Span = tuple[int, int, str, str]
@@ -359,33 +360,64 @@ def office_before(text: str, start: int, end: int) -> int:
     return -1
 
 
-def numeric_spans(text: str, runs: list[tuple[int, int]]) -> Iterator[Span]:
-    """Money, dates and reference-like codes, checked at each run of digits."""
+_DATE_NEXT = frozenset("-/.")
+_SUFFIX_START = frozenset(" snrt")
+
+
+def numeric_spans(view: View, runs: list[tuple[int, int]]) -> Iterator[Span]:
+    """Money, dates and reference-like codes, checked at each run of digits. The patterns are
+    only tried where what follows the run could continue them (cheap tests first)."""
+    text = view.narrowed
+    size = len(text)
+    exact = not view.printable  # other white space than plain spaces: try every pattern
+    hints = view.hints
+    currency = "currency" in hints
+    cue = "budget" in hints
+    cn_month = "月" in text
     token_end = -1
     for p, q in runs:
+        after = text[q] if q < size else ""
         starts_word = p == 0 or text[p - 1] not in _ALNUM
         if starts_word:
-            if m := DATE_AT_RE.match(text, p):
+            if (
+                exact
+                or after in _DATE_NEXT
+                or q - p == 8
+                or (cn_month and after in " 年月")
+                or (after in _SUFFIX_START and view.has_month)
+            ) and (m := DATE_AT_RE.match(text, p)):
                 yield p, m.end(), "date", ""
-            elif (m := DAY_MONTH_RE.match(text, p)) and (
-                DEADLINE_CUE_RE.search(text, max(0, p - 30), p)
-                or DAY_MONTH_BEFORE_RE.match(text, p)
+            elif (
+                (exact or after in _DATE_NEXT or (cn_month and after in " 月"))
+                and (m := DAY_MONTH_RE.match(text, p))
+                and (
+                    DEADLINE_CUE_RE.search(text, max(0, p - 30), p)
+                    or DAY_MONTH_BEFORE_RE.match(text, p)
+                )
             ):
                 yield p, m.end(), "date", "a day and month after a word about the deadline"
-            if m := MONEY_AFTER_RE.match(text, p):
+            if currency and (m := MONEY_AFTER_RE.match(text, p)):
                 yield p, m.end(), "money", ""
-            elif (m := CUE_NUMBER_RE.match(text, p)) and MONEY_CUE_RE.search(
-                text, max(0, p - 40), p
+            elif (
+                cue
+                and (m := CUE_NUMBER_RE.match(text, p))
+                and MONEY_CUE_RE.search(text, max(0, p - 40), p)
             ):
                 yield p, m.end(), "money", "a number after a word about the budget or value"
         if (
             (b := money_before(text, p)) >= 0
             and (m := MONEY_NUMBER_RE.match(text, p))
             # "CAD 3D models" is design software, not Canadian dollars.
-            and (m.end() >= len(text) or text[m.end()] not in _LETTERS)
+            and (m.end() >= size or text[m.end()] not in _LETTERS)
         ):
             yield b, m.end(), "money", ""
-        if (b := month_before(text, p)) >= 0 and (m := DAY_YEAR_RE.match(text, p)):
+        if (
+            p
+            and (exact or text[p - 1] == " ")
+            and view.has_month
+            and (b := month_before(text, p)) >= 0
+            and (m := DAY_YEAR_RE.match(text, p))
+        ):
             yield b, m.end(), "date", ""
         if q - p == 4 and (m := TED_RE.match(text, p)):
             yield p, m.end(), "reference_like", ""
@@ -418,9 +450,13 @@ def numeric_spans(text: str, runs: list[tuple[int, int]]) -> Iterator[Span]:
                 yield first, m.end(), "reference_like", "a numbered document (第…号)"
 
 
-def word_spans(text: str) -> Iterator[Span]:
+_CN_SCALE_HINT_RE = re.compile("[十百千万萬亿億]")
+
+
+def word_spans(view: View) -> Iterator[Span]:
     """Amounts and dates written in words."""
-    if "illion" in text or "housand" in text or "ILLION" in text:
+    text = view.narrowed
+    if "number_words" in view.hints:
         for m in WORD_MONEY_RE.finditer(text):
             found = m.group()
             words = found.lower()
@@ -432,10 +468,10 @@ def word_spans(text: str) -> Iterator[Span]:
                 or MONEY_CUE_RE.search(text, max(0, m.start() - 40), m.start())
             ):
                 yield m.start(), m.end(), "money", "an amount written in words"
-    if any(c in text for c in "十百千万萬亿億"):
+    if not text.isascii() and _CN_SCALE_HINT_RE.search(text):
         for m in CN_WORD_MONEY_RE.finditer(text):
             yield m.start(), m.end(), "money", "an amount in Chinese numerals"
-    if MONTH_WORD_RE.search(text):
+    if view.has_month:
         for m in WORD_DATE_RE.finditer(text):
             yield m.start(), m.end(), "date", "a date written in words"
 

@@ -34,6 +34,7 @@ _NAMED_MAILBOX_RE = re.compile(r"(?<![\w.])([A-Za-z]{2,})[._]([A-Za-z]{2,})$")
 _HONORIFIC_RE = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+([A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+)"
 )
+_HONORIFIC_HINT_RE = re.compile(r"M(?:r|s|iss|x)|Dr|Prof")
 # "Contact: Peter Tan", "Contact person - Mary Wong", "联系人：李小明" in the private notice:
 # the labels are found with str.find in the lower-case text, the name after one with a match.
 _LABELS = ("contact", "attention", "attn", "enquiries", "officer", "name")
@@ -151,7 +152,7 @@ def contact_names_in(text: str) -> tuple[str, ...]:
         if m := _NAMED_MAILBOX_RE.search(text, max(0, at - 64), at):
             names.append(f"{m.group(1)} {m.group(2)}")
         at = text.find("@", at + 1)
-    if any(h in text for h in ("Mr", "Ms", "Dr", "Prof", "Miss", "Mx")):
+    if _HONORIFIC_HINT_RE.search(text):
         names += _HONORIFIC_RE.findall(text)
     lowered = text.lower()
     for label in _LABELS:
@@ -163,7 +164,7 @@ def contact_names_in(text: str) -> tuple[str, ...]:
                     names.append(" ".join(words))
             at = lowered.find(label, at + 1)
     names = [n.title() for n in names]
-    for label in _CN_LABELS:
+    for label in () if text.isascii() else _CN_LABELS:
         at = text.find(label)
         while at != -1:
             if m := _CN_LABELLED_NAME_RE.match(text, at + len(label)):
@@ -188,7 +189,7 @@ def body_names_in(text: str) -> tuple[str, ...]:
         if kept:
             names.append(" ".join([*kept, m.group()]))
     names = [n for n in names if any(w.lower() not in ORDINARY_WORDS for w in n.split())]
-    if _CJK_CHAR_RE.search(text):
+    if not text.isascii() and _CJK_CHAR_RE.search(text):
         for m in _CN_BODY_SUFFIX_RE.finditer(text):
             start = m.start()
             while start > 0 and m.start() - start < 10 and _CJK_CHAR_RE.match(text[start - 1]):

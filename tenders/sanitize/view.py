@@ -1,0 +1,118 @@
+"""One summary as the checks read it, each form made once per summary and only when a check
+asks for it, and what it may hold (``hints``), found in one pass.
+
+Most summaries hold nothing to find, and a regular expression that fails costs about as much as
+one that matches, so each check first asks whether the words it needs are in the text at all.
+``hints`` answers for every check at once: one Aho-Corasick pass over the folded text finds the
+trigger words of each family (a currency, a word about the budget, a contact label, a given
+name, "at" or "dot" as a word...), so a summary without a currency never tries the money
+patterns after its numbers. The directory's matcher runs the same pass with its names
+(``TRIGGER_WORDS`` are appended to its automaton), so a gate with a directory pays for one.
+"""
+
+import re
+from collections.abc import Iterable
+
+import ahocorasick_rs
+
+from .text import MONTHS, fold, narrow
+from .words import CONTACT_LABELS, GIVEN_NAMES
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+# The trigger words of each family, in folded form (lower case, punctuation as spaces): a check
+# of the family can only find something in a text whose folded form holds one of them (each
+# check's module says which families it reads). Signs are tested apart (``SIGNS``).
+TRIGGERS: dict[str, tuple[str, ...]] = {
+    # E-mail addresses and domains spelled out ("jane (at) council", "gld dot gov"), URLs.
+    "markup": (" at ", " dot ", "www"),
+    # A currency written after an amount: codes, words, Chinese currencies.
+    "currency": (
+        *_words("hkd usd sgd gbp eur aud cad mop cny rmb nzd jpy chf"),
+        *_words("dollar pound pataca yuan renminbi sterling 元 币 幣 圆 圓 镑 鎊 金"),
+    ),
+    # Words that make the next number an amount ("budget of 4.2 million", "预算约500万").
+    "budget": (
+        *_words("budget valu worth estimated"),
+        "cost of",
+        "sum of",
+        "ceiling of",
+        *_words("预算 預算 金额 金額 价值 價值 造价 造價 总值 總值 合约额 合約額 标价 標價"),
+    ),
+    "contact": tuple(fold(label).strip() for label in CONTACT_LABELS),
+    # Amounts in English words: "four point two million".
+    "number_words": ("illion", "housand"),
+    # A common given name as a word: "Mary Wong" may be a person.
+    "given_name": tuple(f" {name.lower()} " for name in sorted(GIVEN_NAMES)),
+}
+# Markup, e-mail addresses and URLs need one of these signs (tested in the narrowed text).
+SIGNS = ("<", "&", "@", "://")
+FAMILIES = frozenset(TRIGGERS)
+_PAIRS = [(family, word) for family, words in TRIGGERS.items() for word in words]
+TRIGGER_WORDS = [word for _, word in _PAIRS]
+FAMILY_OF = [family for family, _ in _PAIRS]
+_AUTOMATON = ahocorasick_rs.AhoCorasick(TRIGGER_WORDS)
+_MONTH_HINT_RE = re.compile(
+    "|".join(sorted({m[:3] for m in MONTHS} | {m[:3].upper() for m in MONTHS}))
+)
+
+
+def families_of(found: Iterable[int], narrowed: str) -> frozenset[str]:
+    """The families of the trigger words found (their indexes in ``TRIGGER_WORDS``), and
+    ``markup`` when the text has a sign."""
+    families = {FAMILY_OF[index] for index in found}
+    if any(map(narrowed.__contains__, SIGNS)):
+        families.add("markup")
+    return frozenset(families)
+
+
+class View:
+    """``narrowed``: the text with full-width letters and digits as ASCII (same positions);
+    ``lowered``: the narrowed text in lower case, for substring tests; ``folded``: ``fold``;
+    ``printable``: no control character and no white space but plain spaces."""
+
+    __slots__ = ("_folded", "_hints", "_lowered", "_month", "narrowed", "printable", "text")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.narrowed = narrow(text)
+        self.printable = text.isprintable()
+        self._lowered: str | None = None
+        self._folded: str | None = None
+        self._hints: frozenset[str] | None = None
+        self._month: bool | None = None
+
+    @property
+    def lowered(self) -> str:
+        if self._lowered is None:
+            self._lowered = self.narrowed.lower()
+        return self._lowered
+
+    @property
+    def folded(self) -> str:
+        if self._folded is None:
+            self._folded = fold(self.text)
+        return self._folded
+
+    @property
+    def hints(self) -> frozenset[str]:
+        """The families of ``TRIGGERS`` whose words the text holds (set by the directory's
+        matcher when it ran first)."""
+        if self._hints is None:
+            found = _AUTOMATON.find_matches_as_indexes(self.folded, overlapping=True)
+            self._hints = families_of((index for index, _, _ in found), self.narrowed)
+        return self._hints
+
+    def set_hints(self, found: Iterable[int]) -> None:
+        """The hints from trigger words found elsewhere (their indexes in ``TRIGGER_WORDS``)."""
+        self._hints = families_of(found, self.narrowed)
+
+    @property
+    def has_month(self) -> bool:
+        """Whether a month's name may be in the text (its first three letters, "Dec", "DEC")."""
+        if self._month is None:
+            self._month = _MONTH_HINT_RE.search(self.narrowed) is not None
+        return self._month
