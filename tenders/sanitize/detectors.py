@@ -44,17 +44,21 @@ TLDS = (
     "|jp|kr|ch|se|dk|fi|pt|pl|app|dev|online|site|tech|asia|global"
 )
 EMAIL_RE = re.compile(r"[\w.+-]+\s?@\s?[\w-]+(?:\s?\.\s?[\w-]+)+")
-AT_HINT_RE = re.compile(r"[\[({]\s*at\s*[\])}]|\sat\s|\sdot\s", re.IGNORECASE)
+AT_HINT_RE = re.compile(
+    r"[\[({<]\s*at\s*[\])}>]|\sat\s|\sdot\s|[\[({]\s*(?:dot|\.)\s*[\])}]", re.IGNORECASE
+)
 # "jane [at] council [dot] gov [dot] uk", "tenders at gld dot gov dot hk": an address with
 # its signs written as words ends in a top-level domain.
-_AT = r"(?:[\[({]\s*at\s*[\])}]|\s+at\s+)"
-_DOT = r"(?:\s*\.\s*|\s*[\[({]\s*dot\s*[\])}]\s*|\s+dot\s+)"
+_AT = r"(?:[\[({<]\s*at\s*[\])}>]|\s+at\s+)"
+_DOT = r"(?:\s*\.\s*|\s*[\[({]\s*(?:dot|\.)\s*[\])}]\s*|\s+dot\s+)"
+# A dot written as a word or in brackets: "gld dot gov", "gld (dot) gov", "gld[.]gov".
+_SPELLED_DOT = r"(?:\s+dot\s+|\s*[\[({]\s*(?:dot|\.)\s*[\])}]\s*)"
 OBFUSCATED_EMAIL_RE = re.compile(
     rf"[\w.+-]+\s*{_AT}\s*[\w-]+(?:{_DOT}[\w-]+)*{_DOT}(?:{TLDS})\b", re.IGNORECASE
 )
 # "gld dot gov dot hk": a domain spelled out.
 SPELLED_DOMAIN_RE = re.compile(
-    rf"\b[a-z0-9-]+(?:\s+dot\s+[a-z0-9-]+)*\s+dot\s+(?:{TLDS})\b", re.IGNORECASE
+    rf"\b[a-z0-9-]+(?:{_SPELLED_DOT}[a-z0-9-]+)*{_SPELLED_DOT}(?:{TLDS})\b", re.IGNORECASE
 )
 URL_RE = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'，。）)]+", re.IGNORECASE)
 DOMAIN_RE = re.compile(

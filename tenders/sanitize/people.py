@@ -7,16 +7,23 @@ and honorifics used as words (女士制服, ladies' uniforms) are not people.
 import re
 from collections.abc import Iterator
 
+from .text import MONTHS
 from .view import View
 from .words import (
+    AMBIGUOUS_GIVEN,
     BRAND_PERSONS,
     CHINESE_FAMILY_NAMES,
     CONTACT_LABELS,
     FAMILY_NAMES,
     GIVEN_NAMES,
+    GIVEN_SYLLABLES,
     ORDINARY_WORDS,
+    PLACE_SYLLABLES,
+    ROMANISED_FAMILY_NAMES,
     word_set,
 )
+
+_MONTHS = frozenset(MONTHS)
 
 Span = tuple[int, int, str, str]
 
@@ -41,7 +48,6 @@ CN_CONTACT_LABEL_RE = re.compile(
 )
 # Two capitalised words side by side (word boundaries checked by hand: a pattern that starts
 # with a character class lets the regex engine skip ahead fast).
-_PAIR_RE = re.compile(r"([A-Z][a-z]+) ([A-Z][a-z]+)")
 _NOT_NAMES = word_set("The This That These Those Each Every Contact Call")
 
 
@@ -79,11 +85,69 @@ def person_spans(view: View) -> Iterator[Span]:
     if cjk and _CN_LABEL_HINT_RE.search(text):
         for m in CN_CONTACT_LABEL_RE.finditer(text):
             yield m.start(1), m.end(1), "person_name", "a name after a contact label"
-    # A known given name among the words (any punctuation around it: "(Mary Wong)").
-    if "given_name" in view.hints:
-        for m in _PAIR_RE.finditer(text):
-            start, end = m.span()
-            if (start and text[start - 1].isalpha()) or (end < len(text) and text[end].isalpha()):
-                continue
-            if m.group(1) in GIVEN_NAMES and m.group(2) in FAMILY_NAMES:
-                yield m.start(), m.end(), "person_name", "a given name beside a family name"
+    hints = view.hints
+    if "given_name" in hints or "family_name" in hints:
+        yield from _names(text)
+
+
+# A capitalised word, a hyphenated given name ("Jean-Pierre", "Tai-man") or a family name
+# with a prefix ("O'Connor", "McDonald").
+_WORD = r"(?:O['’]|Mc|Mac)?[A-Z][a-z]+(?:-[A-Za-z][a-z]+)?"
+_NAME_RUN_RE = re.compile(rf"{_WORD}(?: {_WORD}){{1,2}}")
+_SURNAME_PREFIX_RE = re.compile(r"(?:O['’]|Mc|Mac)[A-Z][a-z]+")
+# Words after a given name that make it a place or a thing ("Victoria Park", "Mary Rose").
+_NOT_SURNAMES = word_set(
+    "Road Street Avenue Lane Drive Park Square Place Court Gardens Garden Hall House Tower "
+    "Building Centre Center Bridge Station Harbour Hospital School College University Church "
+    "Estate Terrace Close Way Hill Bay Island Beach Valley River Lake Museum Theatre Library "
+    "Stadium Arena Market Mall Plaza Line Rose"
+)
+
+
+def _given(word: str) -> bool:
+    first, _, second = word.partition("-")
+    return first in GIVEN_NAMES and (not second or second[0].isupper())
+
+
+def _surname(word: str, strict: bool) -> bool:
+    if word in FAMILY_NAMES or _SURNAME_PREFIX_RE.fullmatch(word):
+        return True
+    if strict or word in _NOT_SURNAMES or word in _NOT_NAMES or "-" in word:
+        return False
+    return len(word) >= 3 and word.lower() not in ORDINARY_WORDS and word not in _MONTHS
+
+
+def _syllables(words: list[str]) -> bool:
+    """ "Ka Wai", "Wei Ming", "Tai-man": a romanised Chinese given name."""
+    parts = [p.lower() for w in words for p in w.split("-")]
+    return (
+        len(parts) == 2
+        and all(p in GIVEN_SYLLABLES for p in parts)
+        and not any(p in PLACE_SYLLABLES for p in parts)
+    )
+
+
+def _names(text: str) -> Iterator[Span]:
+    """People named without an honorific or a label: a known given name beside a family name
+    ("Mary Wong", "Liam O'Connor", "Jean-Pierre Tremblay"), or a Chinese family name first
+    with a romanised given name ("Lee Ka Wai", "Chan Tai-man")."""
+    for m in _NAME_RUN_RE.finditer(text):
+        start, end = m.span()
+        if (start and text[start - 1].isalpha()) or (end < len(text) and text[end].isalpha()):
+            continue
+        words = m.group().split(" ")
+        for i in range(len(words) - 1):
+            first, second = words[i], words[i + 1]
+            if _given(first) and _surname(second, strict=first in AMBIGUOUS_GIVEN):
+                begin = start + sum(len(w) + 1 for w in words[:i])
+                yield (
+                    begin,
+                    begin + len(first) + 1 + len(second),
+                    "person_name",
+                    ("a given name beside a family name"),
+                )
+                break
+            if first in ROMANISED_FAMILY_NAMES and _syllables(words[i + 1 :]):
+                begin = start + sum(len(w) + 1 for w in words[:i])
+                yield begin, end, "person_name", "a Chinese family name and given name"
+                break

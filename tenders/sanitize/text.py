@@ -143,3 +143,32 @@ MONTHS = (
     "November",
     "December",
 )
+
+# Month names of the markets' other languages (Canada and the EU: French; Macao: Portuguese),
+# in lower case as they are written ("17 décembre 2026", "17 de Dezembro de 2026").
+FOREIGN_MONTHS = (
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 
 import ahocorasick_rs
 
-from .text import MONTHS, fold, narrow
-from .words import CONTACT_LABELS, GIVEN_NAMES
+from .text import FOREIGN_MONTHS, MONTHS, fold, narrow
+from .words import CONTACT_LABELS, GIVEN_NAMES, ROMANISED_FAMILY_NAMES
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -36,36 +36,58 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     ),
     # Words that make the next number an amount ("budget of 4.2 million", "预算约500万").
     "budget": (
-        *_words("budget valu worth estimated"),
-        "cost of",
+        *_words("budget valu worth estimated ceiling spend funding allocation cost"),
         "sum of",
-        "ceiling of",
         *_words("预算 預算 金额 金額 价值 價值 造价 造價 总值 總值 合约额 合約額 标价 標價"),
+        *_words("总额 總額 拨款 撥款 费用 費用 上限"),
     ),
     "contact": tuple(fold(label).strip() for label in CONTACT_LABELS),
     # Amounts in English words: "four point two million".
     "number_words": ("illion", "housand"),
-    # A common given name as a word: "Mary Wong" may be a person.
+    # A common given name as a word: "Mary Wong" may be a person; a Chinese family name as a
+    # word: "Lee Ka Wai" may be one.
     "given_name": tuple(f" {name.lower()} " for name in sorted(GIVEN_NAMES)),
+    "family_name": tuple(f" {name.lower()} " for name in sorted(ROMANISED_FAMILY_NAMES)),
 }
-# Markup, e-mail addresses and URLs need one of these signs (tested in the narrowed text).
-SIGNS = ("<", "&", "@", "://")
+# Signs that are no words (tested in the narrowed text): markup, e-mail addresses, URLs and
+# domains with bracketed dots ("gld[.]gov[.]hk") need one; a currency sign after an amount.
+SIGNS = {
+    "<": "markup",
+    "&": "markup",
+    "@": "markup",
+    "://": "markup",
+    "[.]": "markup",
+    "(.)": "markup",
+    "{.}": "markup",
+    "€": "currency",
+    "£": "currency",
+    "$": "currency",
+    "¥": "currency",
+    "￥": "currency",
+}
 FAMILIES = frozenset(TRIGGERS)
 _PAIRS = [(family, word) for family, words in TRIGGERS.items() for word in words]
 TRIGGER_WORDS = [word for _, word in _PAIRS]
 FAMILY_OF = [family for family, _ in _PAIRS]
 _AUTOMATON = ahocorasick_rs.AhoCorasick(TRIGGER_WORDS)
 _MONTH_HINT_RE = re.compile(
-    "|".join(sorted({m[:3] for m in MONTHS} | {m[:3].upper() for m in MONTHS}))
+    "|".join(
+        sorted(
+            {m[:3] for m in MONTHS}
+            | {m[:3].upper() for m in MONTHS}
+            | {form for m in FOREIGN_MONTHS for form in (m, m.capitalize())}
+        )
+    )
 )
 
 
 def families_of(found: Iterable[int], narrowed: str) -> frozenset[str]:
-    """The families of the trigger words found (their indexes in ``TRIGGER_WORDS``), and
-    ``markup`` when the text has a sign."""
+    """The families of the trigger words found (their indexes in ``TRIGGER_WORDS``) and of
+    the ``SIGNS`` the text has."""
     families = {FAMILY_OF[index] for index in found}
-    if any(map(narrowed.__contains__, SIGNS)):
-        families.add("markup")
+    for sign, family in SIGNS.items():
+        if family not in families and sign in narrowed:
+            families.add(family)
     return frozenset(families)
 
 
