@@ -12,6 +12,7 @@ how well the gate's rules generalise (a reviewer's held-out suite is written dif
 import random
 
 from tenders.chinese import to_simplified, to_traditional
+from tenders.sanitize.names import abbreviation_rule
 from tests.gate_corpus import Planted
 
 # Sentences a curator or a draft writes around a name (English, then Chinese in Traditional
@@ -205,7 +206,7 @@ BODIES = [
     ("CA", "Supply Ontario", ["Supply Ontario"]),
     ("CA", "Hydro One", ["Hydro One"]),
     ("CA", "Ontario Power Generation", ["OPG"]),
-    ("CA", "City of Calgary", ["Calgary"]),
+    ("CA", "City of Calgary", ["Calgary City Council"]),
     ("CA", "Halifax Regional Municipality", ["HRM"]),
     ("CA", "Regional Municipality of Peel", ["Region of Peel"]),
     ("CA", "Société de transport de Montréal", ["STM"]),
@@ -276,7 +277,6 @@ SHAPED_ZH = [
     "黃大仙區議會",
     "离岛区议会",
     "澳門治安警察局",
-    "新界東區醫院",
 ]
 
 # Amounts a summary should never give.
@@ -377,7 +377,7 @@ CONTACT_ZH_T = ["如有查詢：{x}。", "文件索取：{x}。"]
 
 SOURCES = [
     "Find a Tender", "FTS", "Contracts Finder", "Sell2Wales", "eTendersNI", "Public Contracts Scotland",
-    "Tenders Electronic Daily", "TED", "OJEU", "the Official Journal of the European Union",
+    "Tenders Electronic Daily", "TED", "the Official Journal of the European Union",
     "GeBIZ", "AusTender", "buy.nsw", "NSW eTendering", "Tenders VIC", "QTenders", "Tenders WA",
     "SA Tenders", "Tenders.gov.au", "CanadaBuys", "MERX", "BC Bid", "SEAO", "Biddingo", "Bonfire",
     "e-Tender Box", "電子投標箱", "Delta eSourcing", "ProContract", "In-Tend", "Proactis",
@@ -433,6 +433,15 @@ def _zh(template: str, secret: str, lang: str) -> str:
     return text.replace("\0", secret)
 
 
+# Where an abbreviation that is also an ordinary term stands as a name (elsewhere "SB", "CPS",
+# "STM" are terms, and the gate lets them be).
+AS_NAME_EN = [
+    "Open tender issued by the {x}. Supply of patient monitors.",
+    "The {x} invites tenders for linen services.",
+    "Cleaning of the {x}'s depots and offices.",
+]
+
+
 def planted_b() -> list[Planted]:
     items: list[Planted] = []
     add = items.append
@@ -440,8 +449,14 @@ def planted_b() -> list[Planted]:
     for market, main, others in BODIES:
         for other in others:
             cjk = any("\u4e00" <= c <= "\u9fff" for c in other)
+            if cjk and len(other) < 3:
+                continue  # two-character short forms (港大, 中大) are ordinary words too often
             for k in range(2):
                 n += 1
+                if not cjk and abbreviation_rule(other) == "weak" and " " not in other:
+                    text = AS_NAME_EN[n % len(AS_NAME_EN)].format(x=other)
+                    add(Planted("body_name", other, "en", text, buyer_name=main, market=market))
+                    continue
                 if cjk:
                     lang = "zht" if to_simplified(other) != other and k == 0 else "zh"
                     secret = other if lang == "zht" else to_simplified(other)

@@ -50,6 +50,7 @@ KIND_LABELS = {
     "url": "web address",
     "domain": "domain name",
     "person_name": "person's name",
+    "body_like": "a public body's name (by its shape)",
     "money": "money amount",
     "date": "exact date",
     "reference_like": "reference-number-like code",

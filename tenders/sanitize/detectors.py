@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from phonenumbers import Leniency, PhoneNumberMatcher
 
+from .bodies import body_spans
 from .numbers import cn_dates, numeric_spans, word_spans
 from .people import person_spans
 from .text import CONTROL_RE
@@ -224,6 +225,7 @@ def low_spans(view: View, region: str | None) -> Iterator[Span]:
     if "." in text and TLD_HINT_RE.search(text):
         yield from _domains(text)
     yield from person_spans(view)
+    yield from body_spans(view)
     if "月" in text:
         yield from cn_dates(text)
     yield from word_spans(view)

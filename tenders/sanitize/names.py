@@ -353,6 +353,8 @@ def _written_as_name(span: str, capitals: frozenset[str]) -> bool:
     """Whether a span is written as the directory writes the name: each word the directory
     capitalises has a capital ("Olympic Park Authority", "OLYMPIC PARK AUTHORITY", "Services
     publics et Approvisionnement Canada"), never "housing authority" or "Housing authority"."""
+    if not capitals:
+        return True  # the directory writes it in lower case ("buy.nsw"): any case counts
     words = _LETTERS_RE.findall(span)
     has_capital = [any(c.isupper() for c in w) for w in words]
     return any(has_capital) and all(

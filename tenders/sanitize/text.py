@@ -73,10 +73,17 @@ _DECOMPOSABLE_RE = re.compile(
 )
 
 
+# Variant characters Hong Kong and Macao write either way (電台/電臺, 衞生/衛生, 綫/線): one
+# form in the folded view, so a name in the directory in one form is found in the other.
+_CJK_VARIANTS = str.maketrans("臺衞綫峯着麪", "台衛線峰著麵")
+
+
 def _flatten(text: str) -> str:
     text = text.casefold()
-    if not text.isascii() and _DECOMPOSABLE_RE.search(text):
-        text = _MARKS.sub("", unicodedata.normalize("NFKD", text))
+    if not text.isascii():
+        if _DECOMPOSABLE_RE.search(text):
+            text = _MARKS.sub("", unicodedata.normalize("NFKD", text))
+        text = text.translate(_CJK_VARIANTS)
     return text
 
 

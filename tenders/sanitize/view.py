@@ -42,6 +42,21 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         *_words("总额 總額 拨款 撥款 费用 費用 上限"),
     ),
     "contact": tuple(fold(label).strip() for label in CONTACT_LABELS),
+    # Bodies by the shape of their names (``bodies``): "... Council", "City of ...".
+    "body": (
+        " council",
+        *(
+            f"{head} {word}"
+            for head in _words(
+                "city town shire municipality borough township county region district village "
+                "department ministry office bureau directorate secretariat agency"
+            )
+            for word in ("of", "for")
+        ),
+        "ville de",
+        " nhs ",
+        *_words("區議會 区议会 市議會 市议会 區公所 区公所"),
+    ),
     # Amounts in English words: "four point two million".
     "number_words": ("illion", "housand"),
     # A common given name as a word: "Mary Wong" may be a person; a Chinese family name as a
