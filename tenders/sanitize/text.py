@@ -75,7 +75,9 @@ _DECOMPOSABLE_RE = re.compile(
 
 # Variant characters Hong Kong and Macao write either way (電台/電臺, 衞生/衛生, 綫/線): one
 # form in the folded view, so a name in the directory in one form is found in the other.
-_CJK_VARIANTS = str.maketrans("臺衞綫峯着麪", "台衛線峰著麵")
+_CJK_VARIANT_CHARS = "臺衞綫峯着麪"
+_CJK_VARIANTS = str.maketrans(_CJK_VARIANT_CHARS, "台衛線峰著麵")
+_CJK_VARIANT_RE = re.compile(f"[{_CJK_VARIANT_CHARS}]")
 
 
 def _flatten(text: str) -> str:
@@ -83,7 +85,8 @@ def _flatten(text: str) -> str:
     if not text.isascii():
         if _DECOMPOSABLE_RE.search(text):
             text = _MARKS.sub("", unicodedata.normalize("NFKD", text))
-        text = text.translate(_CJK_VARIANTS)
+        if _CJK_VARIANT_RE.search(text):
+            text = text.translate(_CJK_VARIANTS)
     return text
 
 

@@ -29,10 +29,23 @@ def _words(text: str) -> tuple[str, ...]:
 TRIGGERS: dict[str, tuple[str, ...]] = {
     # E-mail addresses and domains spelled out ("jane (at) council", "gld dot gov"), URLs.
     "markup": (" at ", " dot ", "www"),
-    # A currency written after an amount: codes, words, Chinese currencies.
+    # A currency written after an amount: codes (as words, or against the digits: "450hkd",
+    # "hkd2"; "eur" in "european" is none), words, Chinese currencies.
     "currency": (
-        *_words("hkd usd sgd gbp eur aud cad mop cny rmb nzd jpy chf"),
-        *_words("dollar pound pataca yuan renminbi sterling 元 币 幣 圆 圓 镑 鎊 金"),
+        *(
+            form
+            for code in _words("hkd usd sgd gbp eur aud cad mop cny rmb nzd jpy chf")
+            for form in (
+                f" {code} ",
+                *(f" {code}{d}" for d in "0123456789"),
+                *(f"{d}{code}" for d in "0123456789"),
+            )
+        ),
+        *_words("dollar yuan renminbi sterling 元 币 幣 圆 圓 镑 鎊 金"),
+        " pound",
+        " pataca",
+        " euro ",
+        " euros ",
     ),
     # Words that make the next number an amount ("budget of 4.2 million", "预算约500万").
     "budget": (
@@ -42,6 +55,8 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         *_words("总额 總額 拨款 撥款 费用 費用 上限"),
     ),
     "contact": tuple(fold(label).strip() for label in CONTACT_LABELS),
+    # Month names of the markets' other languages ("17 décembre", "17 de Dezembro").
+    "month": tuple(f" {fold(month).strip()} " for month in FOREIGN_MONTHS),
     # Bodies by the shape of their names (``bodies``): "... Council", "City of ...".
     "body": (
         " council",
@@ -81,18 +96,16 @@ SIGNS = {
     "￥": "currency",
 }
 FAMILIES = frozenset(TRIGGERS)
+_SIGN_RE = re.compile("[" + re.escape("".join(sorted({sign[0] for sign in SIGNS}))) + "]")
 _PAIRS = [(family, word) for family, words in TRIGGERS.items() for word in words]
 TRIGGER_WORDS = [word for _, word in _PAIRS]
 FAMILY_OF = [family for family, _ in _PAIRS]
 _AUTOMATON = ahocorasick_rs.AhoCorasick(TRIGGER_WORDS)
+# English month names start with a capital ("Dec", "DEC"): a case-sensitive search of their
+# first letters is fast; French and Portuguese ones are written in lower case too, and are
+# trigger words ("month").
 _MONTH_HINT_RE = re.compile(
-    "|".join(
-        sorted(
-            {m[:3] for m in MONTHS}
-            | {m[:3].upper() for m in MONTHS}
-            | {form for m in FOREIGN_MONTHS for form in (m, m.capitalize())}
-        )
-    )
+    "|".join(sorted({m[:3] for m in MONTHS} | {m[:3].upper() for m in MONTHS}))
 )
 
 
@@ -100,9 +113,10 @@ def families_of(found: Iterable[int], narrowed: str) -> frozenset[str]:
     """The families of the trigger words found (their indexes in ``TRIGGER_WORDS``) and of
     the ``SIGNS`` the text has."""
     families = {FAMILY_OF[index] for index in found}
-    for sign, family in SIGNS.items():
-        if family not in families and sign in narrowed:
-            families.add(family)
+    if _SIGN_RE.search(narrowed):
+        for sign, family in SIGNS.items():
+            if family not in families and sign in narrowed:
+                families.add(family)
     return frozenset(families)
 
 
@@ -151,5 +165,5 @@ class View:
     def has_month(self) -> bool:
         """Whether a month's name may be in the text (its first three letters, "Dec", "DEC")."""
         if self._month is None:
-            self._month = _MONTH_HINT_RE.search(self.narrowed) is not None
+            self._month = _MONTH_HINT_RE.search(self.narrowed) is not None or "month" in self.hints
         return self._month

@@ -129,7 +129,7 @@ FAMILY_NAMES = FAMILY_NAMES | word_set(
 # Chinese family names as romanised, which may come first ("Lee Ka Wai", "Tan Wei Ming").
 ROMANISED_FAMILY_NAMES = word_set(
     "Au Chan Chau Chen Cheng Cheong Cheuk Cheung Chia Chiu Choi Chong Chow Chu Chua Chung Fok "
-    "Fong Fung Goh Ho Hui Hung Ip Kam Koh Kong Kwan Kwok Kwong Lai Lam Lau Law Lee Leong Leung "
+    "Fong Fung Goh Ho Hui Hung Ip Kam Koh Kwan Kwok Kwong Lai Lam Lau Law Lee Leong Leung "
     "Li Liang Lim Lin Liu Lo Loh Low Lui Ma Mak Mok Ng Ong Pang Poon Seah Shek Sim Siu Soh Sun "
     "Sze Tam Tan Tang Tay Teo Toh Tong Tsang Tse Tsoi Tsui Wan Wang Wong Woo Wu Yan Yang Yap "
     "Yau Yeo Yeung Yip Yiu Yu Yuen Zhang Zhao Zhou"
