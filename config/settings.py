@@ -304,15 +304,16 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- People's pages and Atom feeds (issue #13) -------------------------------------------------
 # Pages for people live under /en/, /zh-hans/ and /zh-hant/ (i18n_patterns). Their language is
-# activated for those paths only (pages.middleware), so the JSON surfaces keep their headers
-# and behaviour; the catalogues in locale/ are compiled by dev.py (Babel), never committed.
-INSTALLED_APPS += ["pages"]
+# activated for those paths only (tenders.pages.middleware), so the JSON surfaces keep their
+# headers and behaviour; the catalogues in tenders/pages/locale/ are compiled by dev.py (Babel),
+# never committed.
+INSTALLED_APPS += ["tenders.pages"]
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("zh-hant", "繁體中文")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [BASE_DIR / "tenders" / "pages" / "locale"]
 # Before CommonMiddleware: its slash redirects resolve people's paths in their language.
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
-    "pages.middleware.PeopleLocaleMiddleware",
+    "tenders.pages.middleware.PeopleLocaleMiddleware",
 )
 
 # --- imports of public notices (issue #10) ---
@@ -361,3 +362,9 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # longer than the lease belonged to a worker that died, and is marked failed.
 TENDERS_JOB_HEARTBEAT_SECONDS = float(os.environ.get("TENDERS_JOB_HEARTBEAT_SECONDS", "2"))
 TENDERS_JOB_LEASE_SECONDS = float(os.environ.get("TENDERS_JOB_LEASE_SECONDS", "60"))
+if TENDERS_JOB_LEASE_SECONDS < 3 * TENDERS_JOB_HEARTBEAT_SECONDS:
+    raise ImproperlyConfigured(
+        "TENDERS_JOB_LEASE_SECONDS must be at least 3 × TENDERS_JOB_HEARTBEAT_SECONDS "
+        f"(now {TENDERS_JOB_LEASE_SECONDS:g} and {TENDERS_JOB_HEARTBEAT_SECONDS:g}): a shorter "
+        "lease fails the jobs of live workers whose heartbeat is a little late."
+    )

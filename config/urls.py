@@ -5,9 +5,9 @@ from django.contrib import admin
 from django.urls import include, path
 
 from mcp_server import views as mcp_views
-from pages import urls as pages_urls
 from rfq.api.views import SubmitRfqView
 from tenders.api import views as tender_views
+from tenders.pages import urls as pages_urls
 
 # A database that does not answer is a 503 on every surface (config.middleware).
 handler500 = "config.middleware.server_error"

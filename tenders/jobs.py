@@ -164,11 +164,15 @@ def jobs_fail_stale(*, now: datetime | None = None) -> list[Job]:
             f"The worker running this job ({job.worker}) stopped: no sign of life since "
             f"{rfc3339(job.heartbeat_at)}{during}. The work was not finished; start it again."
         )
-        # Only if no heartbeat arrived since we read it (the worker may be slow, not dead).
-        if Job.objects.filter(
-            pk=job.pk, state=Job.State.RUNNING, heartbeat_at=job.heartbeat_at
-        ).update(state=Job.State.FAILED, finished_at=now, message=message):
-            _fail_queue_entry(job.task_id, message)
+        # Only if no heartbeat arrived since we read it (the worker may be slow, not dead); the
+        # job and its queue entry change together, so both records always tell the same story.
+        with transaction.atomic():
+            taken = Job.objects.filter(
+                pk=job.pk, state=Job.State.RUNNING, heartbeat_at=job.heartbeat_at
+            ).update(state=Job.State.FAILED, finished_at=now, message=message)
+            if taken:
+                _fail_queue_entry(job.task_id, message)
+        if taken:
             job.state, job.finished_at, job.message = Job.State.FAILED, now, message
             log.warning("Job #%s failed: %s", job.pk, message)
             job_abandoned.send(sender=Job, job=job)

@@ -5,18 +5,26 @@ services that queue them (the admin and the commands call these, never the tasks
 - Imports: one at a time per source (``import:<source id>``); scheduled sources are queued by
   ``imports_enqueue_due`` (the ``run_schedules`` command, from cron). An import is idempotent,
   so a failed or dead one is simply run again.
+- Uploads: the file a curator uploads is kept in the default storage (which web servers and
+  workers share, as for the flat files) until its import has run, then removed; a job that
+  died keeps it, so *Retry* works.
 """
 
-from datetime import datetime, timedelta
+import secrets
+import shutil
+import tempfile
+from datetime import date, datetime, timedelta
+from pathlib import Path
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.files.storage import default_storage
 from django.db.models import Max
 from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import task
 
 from . import curation
-from .importers.service import ImportFailed, import_from_source
+from .importers.service import ImportFailed, import_from_source, import_notices
 from .jobs import JobBusy, JobFailed, Outcome, Progress, job_abandoned, job_enqueue, run_job
 from .models import ImportRun, ImportSource, Job
 from .publication import PublicationError
@@ -128,12 +136,92 @@ def import_source_task(job_id: int) -> dict:
     return run_job(job_id, _import)
 
 
+def upload_import_enqueue(
+    *,
+    upload,
+    fmt: str,
+    market: str,
+    since: date | None,
+    dry_run: bool,
+    user: AbstractBaseUser | None,
+) -> Job:
+    """Keep an uploaded file in storage and queue its import (or dry run) for a worker."""
+    name = Path(upload.name).name
+    stored = default_storage.save(f"uploads/{secrets.token_hex(8)}/{name}", upload)
+    try:
+        return job_enqueue(
+            task=import_upload_task,
+            kind=IMPORT,
+            label=f"{'Dry run of' if dry_run else 'Import'} upload {name}"[:200],
+            lock_key=f"{IMPORT}:{stored}"[:200],
+            user=user,
+            arguments={
+                "format": fmt,
+                "market": market or None,
+                "since": since.isoformat() if since else None,
+                "dry_run": dry_run,
+                "stored": stored,
+                "name": name,
+            },
+        )
+    except Exception:
+        default_storage.delete(stored)
+        raise
+
+
+def _import_upload(job: Job, progress: Progress) -> Outcome:
+    args = job.arguments
+    where, dry_run = f"upload {args['name']}", args["dry_run"]
+    if not default_storage.exists(args["stored"]):
+        raise JobFailed(f"Not imported: the file of {where} is gone; upload it again.")
+    with tempfile.TemporaryDirectory(prefix="tenders-upload-") as folder:
+        local = Path(folder) / args["name"]  # readers tell formats by the file's suffix
+        with default_storage.open(args["stored"], "rb") as kept, local.open("wb") as out:
+            shutil.copyfileobj(kept, out, 1 << 20)
+        try:
+            run = import_notices(
+                args["format"],
+                str(local),
+                market=args["market"],
+                since=date.fromisoformat(args["since"]) if args["since"] else None,
+                user=job.requested_by,
+                progress=progress,
+                dry_run=dry_run,
+                shown_as=where,
+            )
+        except ImportFailed as exc:
+            raise JobFailed(f"Not imported: {exc}") from exc
+    default_storage.delete(args["stored"])  # run: the file would give the same outcome again
+    subject = run if run.pk else None
+    if run.state == ImportRun.State.FAILED:
+        raise JobFailed(f"Import of {where} failed: {run.error}", subject=subject)
+    fields = ("read", "created", "updated", "unchanged", "closed", "failed")
+    if dry_run:
+        message = f"Dry run of {where}, nothing was written: {run.summary()}."
+    elif run.failed:
+        message = f"Imported {where}: {run.summary()}. Open run {run.pk} for the failures."
+    else:
+        message = f"Imported {where}: {run.summary()}."
+    return Outcome(
+        message=message,
+        subject=subject,
+        data={"run": run.pk, **{name: getattr(run, name) for name in fields}},
+    )
+
+
+@task()
+def import_upload_task(job_id: int) -> dict:
+    return run_job(job_id, _import_upload)
+
+
 @receiver(job_abandoned)
 def _import_abandoned(sender, job: Job, **kwargs) -> None:
     """The run of an import whose worker died still says running: it failed, for that reason."""
     if job.kind == IMPORT and job.started_at:
-        ImportRun.objects.filter(
-            source_id=job.arguments.get("source_id"),
-            state=ImportRun.State.RUNNING,
-            started_at__gte=job.started_at,
-        ).update(state=ImportRun.State.FAILED, finished_at=job.finished_at, error=job.message)
+        if "stored" in job.arguments:
+            runs = ImportRun.objects.filter(source=None, location=f"upload {job.arguments['name']}")
+        else:
+            runs = ImportRun.objects.filter(source_id=job.arguments.get("source_id"))
+        runs.filter(state=ImportRun.State.RUNNING, started_at__gte=job.started_at).update(
+            state=ImportRun.State.FAILED, finished_at=job.finished_at, error=job.message
+        )

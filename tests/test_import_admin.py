@@ -2,14 +2,18 @@
 failures, and the permission to import (refused requests write nothing)."""
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
+from tenders.jobs import job_retry, jobs_fail_stale
 from tenders.models import ImportedNotice, ImportRun, ImportSource, Job, SourceTender
 from tests.worker_support import work_off_the_queue
 
@@ -45,34 +49,53 @@ def upload(client, content: str, name="batch.csv", **fields):
     return client.post(reverse(UPLOAD), data, follow=True)
 
 
-def test_upload_imports_and_opens_the_run_with_its_failures(admin_client):
-    response = upload(admin_client, CSV)
-    run = ImportRun.objects.get()
-    assert response.redirect_chain == [
-        (reverse("admin:tenders_importrun_change", args=[run.pk]), 302)
-    ]
+def upload_and_run(client, content: str, **fields) -> Job:
+    """Upload, see it queued on the runs page, let a worker run it; the finished job."""
+    response = upload(client, content, **fields)
+    job = Job.objects.order_by("-pk").first()
+    assert response.redirect_chain == [(reverse("admin:tenders_importrun_changelist"), 302)]
     assert messages_of(response) == [
+        f"Queued {job.label} as job #{job.pk}; a worker runs it, and this page shows its "
+        "progress and outcome."
+    ]
+    assert (job.state, job.kind, job.requested_by.username) == ("queued", "import", "admin")
+    work_off_the_queue()
+    job.refresh_from_db()
+    return job
+
+
+def test_upload_queues_an_import_that_opens_the_run_with_its_failures(admin_client):
+    job = upload_and_run(admin_client, CSV)
+    run = ImportRun.objects.get()
+    assert (job.state, job.label, job.subject_id) == (
+        "succeeded",
+        "Import upload batch.csv",
+        str(run.pk),
+    )
+    assert job.message == (
         f"Imported upload batch.csv: 2 read: 1 created, 0 updated, 0 unchanged, 0 closed at "
         f"source, 1 failed. Open run {run.pk} for the failures."
-    ]
+    )
     assert (run.location, run.market, run.started_by.username) == (
         "upload batch.csv",
         "SG",
         "admin",
     )
-    html = response.content.decode()
+    html = admin_client.get(reverse("admin:tenders_importrun_change", args=[run.pk]))
     assert re.search(
         r"<td>batch.csv line 3</td><td>SG:GEBIZ-2</td><td>deadline &#x27;soon&#x27; is not a date",
-        html,
+        html.content.decode(),
     )
     assert SourceTender.objects.get().title == "Supply of office furniture"
-    again = upload(admin_client, CSV)
-    assert messages_of(again)[0].startswith(
+    # The kept copy of the file is gone once its import has run.
+    assert not default_storage.exists(job.arguments["stored"])
+    again = upload_and_run(admin_client, CSV)
+    assert again.message.startswith(
         "Imported upload batch.csv: 2 read: 0 created, 0 updated, 1 unchanged"
     )
     listing = admin_client.get(reverse("admin:tenders_importrun_changelist")).content.decode()
     assert "Import a file" in listing
-    assert listing.count("upload batch.csv") == 2
+    assert listing.count("upload batch.csv") == 4  # two runs; the last job: label and outcome
 
 
 def test_upload_refuses_bad_input_with_reasons_and_writes_nothing(admin_client, settings):
@@ -90,19 +113,42 @@ def test_upload_refuses_bad_input_with_reasons_and_writes_nothing(admin_client, 
         "The file is larger than 0 MB: import it with manage.py import_notices on the server "
         "instead."
     ]
+    assert Job.objects.count() == 0
     settings.TENDERS_IMPORT_UPLOAD_MAX_BYTES = 1_000_000
-    dry = upload(admin_client, CSV, dry_run="on")
-    assert messages_of(dry) == [
+    dry = upload_and_run(admin_client, CSV, dry_run="on")
+    assert (dry.label, dry.state, dry.message) == (
+        "Dry run of upload batch.csv",
+        "succeeded",
         "Dry run of upload batch.csv, nothing was written: 2 read: 1 created, 0 updated, "
-        "0 unchanged, 0 closed at source, 1 failed."
-    ]
-    unreadable = upload(admin_client, "title,deadline\nx,2026-12-01\n")
-    assert messages_of(unreadable) == [
+        "0 unchanged, 0 closed at source, 1 failed.",
+    )
+    assert ImportRun.objects.count() == 0
+    unreadable = upload_and_run(admin_client, "title,deadline\nx,2026-12-01\n")
+    assert (unreadable.state, unreadable.message) == (
+        "failed",
         "Import of upload batch.csv failed: batch.csv has no id, buyer column(s); the header "
-        "must name at least id, title, buyer, deadline (see the README for every column)."
-    ]
+        "must name at least id, title, buyer, deadline (see the README for every column).",
+    )
     assert SourceTender.objects.count() == 0
     assert ImportRun.objects.get().state == "failed"
+    listing = admin_client.get(reverse("admin:tenders_importrun_changelist")).content.decode()
+    assert "batch.csv has no id, buyer column(s)" in listing
+
+
+def test_an_upload_whose_worker_died_keeps_its_file_and_can_be_retried(admin_client, settings):
+    upload(admin_client, CSV)
+    job = Job.objects.get()
+    # A worker took it and died before finishing (no heartbeat since, past the lease).
+    gone = timezone.now() - timedelta(seconds=settings.TENDERS_JOB_LEASE_SECONDS + 1)
+    Job.objects.filter(pk=job.pk).update(state="running", started_at=gone, heartbeat_at=gone)
+    [dead] = jobs_fail_stale()
+    assert default_storage.exists(dead.arguments["stored"])
+    retried = job_retry(job=dead, user=dead.requested_by)
+    assert retried.arguments == dead.arguments
+    work_off_the_queue()
+    retried.refresh_from_db()
+    assert retried.state == "succeeded", retried.message
+    assert SourceTender.objects.get().title == "Supply of office furniture"
 
 
 def test_import_now_from_a_configured_source(admin_client):

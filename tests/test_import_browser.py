@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from tenders.models import ImportedNotice, ImportRun
 from tests.test_browser import shot
+from tests.worker_support import worker_process
 
 HK_FILE = Path(__file__).resolve().parent / "data" / "gld" / "TenderNotice.xml"
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_curator_uploads_a_file_and_reads_the_run(live_server, browser_page):
+def test_curator_uploads_a_file_and_reads_the_run(live_server, browser_page, tmp_path):
     page = browser_page
     password = secrets.token_urlsafe(16)
     get_user_model().objects.create_superuser("importer", "importer@example.org", password)
@@ -31,14 +32,24 @@ def test_curator_uploads_a_file_and_reads_the_run(live_server, browser_page):
     page.set_input_files("#id_file", str(HK_FILE))
     shot(page, "import-01-upload")
     page.click("input[type=submit][value=Import]")
-    page.wait_for_selector("ul.messagelist")
-    run = ImportRun.objects.get()
-    assert page.inner_text("ul.messagelist") == (
+    # The upload is queued (a large file would outlast the request); the runs page follows it.
+    page.wait_for_selector(".job-panel")
+    assert page.url == f"{base}/admin/tenders/importrun/"
+    assert "Queued Import upload TenderNotice.xml as job #" in page.inner_text("ul.messagelist")
+    assert page.inner_text(".job-state") == "Queued"
+    with worker_process(tmp_path):
+        page.wait_for_selector(".job-panel[data-state=succeeded]", timeout=60_000)
+    assert page.inner_text(".job-message").endswith(
         "Imported upload TenderNotice.xml: 3 read: 3 created, 0 updated, 0 unchanged, "
         "0 closed at source, 0 failed."
     )
+    shot(page, "import-02-done")
+    run = ImportRun.objects.get()
+    page.click(".job-subject")
+    page.wait_for_selector(".field-created .readonly")
     assert page.url == f"{base}/admin/tenders/importrun/{run.pk}/change/"
     assert page.inner_text(".field-created .readonly") == "3"
+    assert page.inner_text(".field-location .readonly") == "upload TenderNotice.xml"
     shot(page, "import-02-run")
 
     cleaning = ImportedNotice.objects.get(notice_id="FEHD/T/2026/0042").tender

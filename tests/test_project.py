@@ -59,6 +59,19 @@ def test_settings_fail_closed_without_secrets_when_debug_is_off(tmp_path):
     assert not (tmp_path / "dev-secrets.json").exists()
 
 
+def test_settings_refuse_a_job_lease_shorter_than_three_heartbeats(tmp_path):
+    expr = "settings.TENDERS_JOB_LEASE_SECONDS"
+    env = {"DJANGO_DEBUG": "1", "TENDERS_JOB_HEARTBEAT_SECONDS": "2"}
+    refused = _settings_in_subprocess({**env, "TENDERS_JOB_LEASE_SECONDS": "5"}, expr, tmp_path)
+    assert refused.returncode != 0
+    assert "TENDERS_JOB_LEASE_SECONDS must be at least 3 × TENDERS_JOB_HEARTBEAT_SECONDS" in (
+        refused.stderr
+    )
+    taken = _settings_in_subprocess({**env, "TENDERS_JOB_LEASE_SECONDS": "6"}, expr, tmp_path)
+    assert taken.returncode == 0, taken.stderr
+    assert json.loads(taken.stdout) == [6.0]
+
+
 def test_settings_use_the_secrets_the_run_command_wrote_with_debug_off(tmp_path):
     (tmp_path / "dev-secrets.json").write_text(
         json.dumps({"SECRET_KEY": "k" * 50, "TENDERS_SORT_KEY_SECRET": "s" * 64})

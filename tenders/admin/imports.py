@@ -5,9 +5,6 @@ record is the report. Importing needs the *Can import notices* permission (super
 it); everyone with the view permission can read the runs and their failures.
 """
 
-import tempfile
-from pathlib import Path
-
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
@@ -18,7 +15,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from .. import tasks
-from ..importers.service import ImportFailed, check_market, import_notices
+from ..importers.service import ImportFailed, check_market
 from ..jobs import JobBusy
 from ..markets import MARKET_CHOICES
 from ..models import ImportedNotice, ImportFormat, ImportRun, ImportSource, Job, SourceTender
@@ -31,20 +28,6 @@ UPLOAD_SUFFIXES = {
     "gld": (".xml",),
     "csv": (".csv",),
 }
-
-
-def _report(request, run: ImportRun, dry_run: bool) -> None:
-    where = run.source.name if run.source else run.location
-    if run.state == ImportRun.State.FAILED:
-        messages.error(request, f"Import of {where} failed: {run.error}")
-    elif dry_run:
-        messages.info(request, f"Dry run of {where}, nothing was written: {run.summary()}.")
-    elif run.failed:
-        messages.warning(
-            request, f"Imported {where}: {run.summary()}. Open run {run.pk} for the failures."
-        )
-    else:
-        messages.success(request, f"Imported {where}: {run.summary()}.")
 
 
 def imported_notice_html(tender: SourceTender):
@@ -289,29 +272,20 @@ class ImportRunAdmin(admin.ModelAdmin):
         form = UploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
-            upload = data["file"]
-            with tempfile.TemporaryDirectory(prefix="tenders-upload-") as folder:
-                target = Path(folder) / Path(upload.name).name
-                with target.open("wb") as out:
-                    for chunk in upload.chunks():
-                        out.write(chunk)
-                run = import_notices(
-                    data["format"],
-                    str(target),
-                    market=data["market"],
-                    since=data["since"],
-                    user=request.user,
-                    dry_run=data["dry_run"],
-                )
-            run.location = f"upload {upload.name}"
-            if run.pk:
-                ImportRun.objects.filter(pk=run.pk).update(location=run.location)
-            _report(request, run, dry_run=data["dry_run"])
-            if run.pk:
-                return HttpResponseRedirect(
-                    reverse("admin:tenders_importrun_change", args=[run.pk])
-                )
-            return HttpResponseRedirect(reverse("admin:tenders_importrun_upload"))
+            job = tasks.upload_import_enqueue(
+                upload=data["file"],
+                fmt=data["format"],
+                market=data["market"],
+                since=data["since"],
+                dry_run=data["dry_run"],
+                user=request.user,
+            )
+            messages.success(
+                request,
+                f"Queued {job.label} as job #{job.pk}; a worker runs it, and this page shows "
+                "its progress and outcome.",
+            )
+            return HttpResponseRedirect(reverse("admin:tenders_importrun_changelist"))
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,

@@ -151,8 +151,12 @@ def import_notices(
     source: ImportSource | None = None,
     policy: HttpPolicy | None = None,
     sleep: Callable[[float], None] | None = None,
+    shown_as: str | None = None,
 ) -> ImportRun:
     """Import every notice of a file, folder or URL; the recorded run (unsaved on a dry run).
+
+    ``shown_as`` is what the run says it read (an upload's own file name, not where the worker
+    keeps its copy).
 
     A run that could not read its source ends ``failed`` with ``error`` saying why; items that
     failed inside a run that completed are in ``failures``.
@@ -164,7 +168,7 @@ def import_notices(
     run = ImportRun(
         source=source,
         format=fmt,
-        location=shown_location(location)[:500],
+        location=(shown_as or shown_location(location))[:500],
         market=market,
         since=since,
         started_by=user if getattr(user, "pk", None) else None,

@@ -1,18 +1,27 @@
 """Run one job worker: take queued jobs (publication, imports) from the database and run them.
 
 Run one per process you want working; several machines can run workers against the same
-database (each job is taken by one worker). On start, jobs left running by a worker that died
-are marked failed (see ``tenders.jobs.jobs_fail_stale``). Stop with Ctrl-C or SIGTERM: the job
-in hand is finished first; a second signal stops it at once, and the job is marked failed.
+database (each job is taken by one worker). On start, and every half lease while it runs
+(idle or busy), jobs left running by a worker that died are marked failed (see
+``tenders.jobs.jobs_fail_stale``), so the admin never shows a dead job as running for long.
+Stop with Ctrl-C or SIGTERM: the job in hand is finished first; a second signal stops it at
+once, and the job is marked failed.
 
 The options are django-tasks' ``db_worker``'s (``--queue-name``, ``--interval``, ``--batch``,
 ``--max-tasks``, ``--worker-id``, ...), except that code reloading is off unless asked for:
 a reload would cut a publication short.
 """
 
+import logging
+import threading
+
+from django.conf import settings
+from django.db import DatabaseError, connection
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 
 from tenders.jobs import jobs_fail_stale
+
+log = logging.getLogger(__name__)
 
 
 class Command(DbWorkerCommand):
@@ -23,6 +32,26 @@ class Command(DbWorkerCommand):
         parser.set_defaults(reload=False)
 
     def handle(self, *args, **options):
+        self.fail_stale()
+        stop = threading.Event()
+        watch = threading.Thread(target=self.watch, args=(stop,), name="stale-jobs", daemon=True)
+        watch.start()
+        try:
+            super().handle(*args, **options)
+        finally:
+            stop.set()
+
+    def fail_stale(self) -> None:
         for job in jobs_fail_stale():
             self.stderr.write(f"Job #{job.pk} ({job.label}) failed: {job.message}")
-        super().handle(*args, **options)
+
+    def watch(self, stop: threading.Event) -> None:
+        """Look for dead workers' jobs every half lease, on this thread's own connection."""
+        try:
+            while not stop.wait(settings.TENDERS_JOB_LEASE_SECONDS / 2):
+                try:
+                    self.fail_stale()
+                except DatabaseError:
+                    log.warning("could not look for stale jobs; trying again", exc_info=True)
+        finally:
+            connection.close()

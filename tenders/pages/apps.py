@@ -2,5 +2,6 @@ from django.apps import AppConfig
 
 
 class PagesConfig(AppConfig):
-    name = "pages"
+    name = "tenders.pages"
+    label = "pages"
     verbose_name = "Pages for people"
