@@ -106,9 +106,17 @@ def _occurrences(haystack: str, needle: str):
         start = haystack.find(needle, start + 1)
 
 
-def _secret_spans(view: View, needles: Needles, keyed: bool):
-    """Spans of the record's secrets in a summary. Fast path: substring tests on the folded
-    text; the position map is only built once something was seen."""
+def _secret_spans(view: View, needles: Needles, keyed: bool) -> list:
+    """Spans of the record's secrets in a summary (none without an acronym of the record's or a
+    key of its needles: the usual case)."""
+    if not needles.exact and not keyed:
+        return []
+    return list(_secret_spans_in(view, needles, keyed))
+
+
+def _secret_spans_in(view: View, needles: Needles, keyed: bool):
+    """Fast path: substring tests on the folded text; the position map is only built once
+    something was seen."""
     text, narrowed = view.text, view.narrowed
     if needles.exact:
         for kind, needle, weak in needles.exact:

@@ -194,15 +194,21 @@ def _domains(text: str) -> Iterator[Span]:
         yield m.start(), m.end(), "domain", ""
 
 
-def high_spans(view: View) -> Iterator[Span]:
+def high_spans(view: View) -> list[Span]:
     """Markup, control characters, e-mail addresses and URLs: the kinds that outrank a record's
     secrets."""
+    if view.printable and "markup" not in view.hints:
+        return []  # the usual case: nothing that could start markup, an address or a URL
+    return list(_high_spans(view))
+
+
+def _high_spans(view: View) -> Iterator[Span]:
     text = view.narrowed
     if not view.printable:
         for m in CONTROL_RE.finditer(text):
             yield m.start(), m.end(), "control_character", ""
     if "markup" not in view.hints:
-        return  # the usual case: nothing that could start markup, an address or a URL
+        return
     if "<" in text or "&" in text:
         for m in HTML_RE.finditer(text):
             yield m.start(), m.end(), "html", ""
@@ -219,24 +225,24 @@ def high_spans(view: View) -> Iterator[Span]:
             yield m.start(), m.end(), "url", ""
 
 
-def low_spans(view: View, region: str | None) -> Iterator[Span]:
-    """Domains, people, money, dates, references and phone numbers."""
+def low_spans(view: View, region: str | None) -> list[Span]:
+    """Domains, people, bodies by their shape, money, dates, references and phone numbers
+    (each family only when the text has what it needs)."""
     text = view.narrowed
+    hints = view.hints
+    spans: list[Span] = []
     if "." in text and TLD_HINT_RE.search(text):
-        yield from _domains(text)
-    yield from person_spans(view)
-    yield from body_spans(view)
-    if "月" in text:
-        yield from cn_dates(text)
-    yield from word_spans(view)
+        spans.extend(_domains(text))
+    spans.extend(person_spans(view))
+    if "body" in hints:
+        spans.extend(body_spans(view))
+    cjk = not text.isascii()
+    if cjk and "月" in text:
+        spans.extend(cn_dates(text))
+    if cjk or "number_words" in hints or view.has_month:
+        spans.extend(word_spans(view))
     runs = [m.span() for m in DIGITS_RE.finditer(text)]
     if runs:
-        yield from numeric_spans(view, runs)
-        yield from _phones(text, runs, region)
-
-
-def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span]:
-    """Spans of the generic kinds in ``text``. ``high``: the kinds that outrank a record's
-    secrets."""
-    view = View(text)
-    return high_spans(view) if high else low_spans(view, region)
+        spans.extend(numeric_spans(view, runs))
+        spans.extend(_phones(text, runs, region))
+    return spans

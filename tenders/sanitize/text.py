@@ -90,21 +90,23 @@ def _flatten(text: str) -> str:
     return text
 
 
-# ASCII text folds with one translation and a split (twice as fast as the regular expression):
-# every character but a letter or digit is a space, and runs of spaces are one.
-_ASCII_NONWORD = {c: " " for c in range(128) if not chr(c).isalnum()}
+# ASCII text folds with one byte translation (upper case to lower, every character but a letter
+# or digit to a space) and a split: several times faster than the regular expression.
+_ASCII_FOLD = bytes(
+    (c + 32 if 65 <= c <= 90 else c) if chr(c).isalnum() and c < 128 else 32 for c in range(256)
+)
 
 
 def fold(text: str) -> str:
     """The comparison view of ``text``, padded with a space at each end."""
     if not text.isascii():
         return " " + _NONWORD.sub(" ", _flatten(text)) + " "
-    spaced = text.lower().translate(_ASCII_NONWORD)
-    joined = " ".join(spaced.split())
+    spaced = text.encode("ascii").translate(_ASCII_FOLD)
+    joined = b" ".join(spaced.split()).decode("ascii")
     if not joined:
         return "   " if spaced else "  "
-    head = " " if spaced[0] == " " else ""
-    tail = " " if spaced[-1] == " " else ""
+    head = " " if spaced[0] == 32 else ""
+    tail = " " if spaced[-1] == 32 else ""
     return f" {head}{joined}{tail} "
 
 
