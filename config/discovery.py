@@ -25,6 +25,7 @@ from config.api import (
     read_only,
 )
 from config.errors import error_body
+from tenders import contract
 from tenders.contract import PUBLISHED, SCHEMA_DIR
 
 OPENAPI_FILE = settings.BASE_DIR / "docs" / "openapi.json"
@@ -58,7 +59,9 @@ class ApiDocs(SpectacularSwaggerView):
 
 @read_only
 def llms_txt(request):
-    text = render_to_string("llms.txt", {"base": base_url(request)})
+    # What q does is said once, in the published parameters schema.
+    q = contract.embedded_schema(contract.QUERY)["properties"]["q"]["description"]
+    text = render_to_string("llms.txt", {"base": base_url(request), "q": q})
     return _document(request, text.encode(), "text/plain; charset=utf-8")
 
 

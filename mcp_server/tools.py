@@ -389,10 +389,9 @@ TOOLS = (
             "markets; summaries in English, Simplified and Traditional Chinese). Cheap path: "
             "give lang (en, zh or zht) for one language, about a third of the size; narrow "
             "with market, category, closing_bucket, value_band, new or lead_ok (values and "
-            "counts from tender_facets) or q (words in English or Chinese; several words must "
-            f"all match). Pages hold {TOOL.default_limit} rows by default: pass "
-            "meta.next_cursor back as cursor with the same filters until it is null. Read "
-            "meta.message when present: it says why nothing matched and what would. After "
+            "counts from tender_facets) or q (text search; its argument says how words and "
+            f'"phrases" match). Pages hold {TOOL.default_limit} rows by default: pass '
+            "meta.next_cursor back as cursor with the same filters until it is null. After "
             "snapshot_changed, start again without cursor. Rows never carry buyer names, "
             "references, exact deadlines or amounts."
         ),

@@ -9,7 +9,7 @@ a caller gets and how messages name the other operations (REST paths, or tool na
 
 Canonical means: two requests that select the same rows have the same ``filters_key()``
 (markets upper-cased, categories resolved to slugs, values sorted, duplicates dropped, ``q``
-normalised as the search column is), which is what a cursor is bound to.
+reduced to its normalised, sorted terms), which is what a cursor is bound to.
 """
 
 import operator
@@ -26,7 +26,7 @@ from config.errors import ApiError
 from .buckets import CLOSING_BUCKETS, VALUE_BANDS
 from .markets import MARKET_CODES
 from .rows import LANGS
-from .search import contains_pattern, matches, normalize
+from .search import QueryError, canonical, matches, parse_terms
 
 LIST_PARAMS = (
     "market",
@@ -104,7 +104,7 @@ class ListQuery:
     value_bands: tuple[str, ...] = ()
     new: bool | None = None
     lead_ok: bool | None = None
-    q: str | None = None
+    q: tuple[str, ...] = ()  # the search terms (tenders.search.parse_terms)
     lang: str | None = None
     limit: int = DEFAULT_LIMIT
     cursor: str | None = None
@@ -126,8 +126,8 @@ class ListQuery:
             parts.append(f"new={str(self.new).lower()}")
         if self.lead_ok is not None:
             parts.append(f"lead_ok={str(self.lead_ok).lower()}")
-        if self.q is not None:
-            parts.append(f"q={self.q}")
+        if self.q:
+            parts.append(f"q={canonical(self.q)}")
         return "&".join(parts)
 
     def cell_filter(self) -> Q:
@@ -155,7 +155,7 @@ class ListQuery:
     def row_filter(self) -> Q:
         """Every filter, ``q`` included, on ``SnapshotRow``."""
         q = self.cell_filter()
-        if self.q is not None:
+        if self.q:
             q &= matches(self.q)
         return q
 
@@ -220,7 +220,8 @@ def parse_lang(value: Any) -> str | None:
     return text
 
 
-def parse_q(value: Any) -> str:
+def parse_q(value: Any) -> tuple[str, ...]:
+    """The search terms of ``q`` (words must all match, "a phrase" as written)."""
     text = _single("q", value).strip()
     if not text:
         raise invalid("q", "q is empty; give 1 to 200 characters of text, or leave q out.")
@@ -228,10 +229,10 @@ def parse_q(value: Any) -> str:
         raise invalid("q", f"q is {len(text)} characters long; the most is {MAX_Q}.")
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
         raise invalid("q", "q contains control characters; give plain text.")
-    core = normalize(text)
-    if not contains_pattern(core):
-        raise invalid("q", "q has nothing to search for; give letters, digits or characters.")
-    return core
+    try:
+        return parse_terms(text)
+    except QueryError as exc:
+        raise invalid("q", str(exc)) from None
 
 
 def check_params(params: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:

@@ -16,10 +16,17 @@ Candidates from an index are then rechecked with ``LIKE`` on ``search_text``, so
 exact. One visible difference from a raw substring match: whitespace next to a CJK character
 is ignored. Splitting the index this way builds in about 60% of the time one trigram index over
 everything takes (publication builds it for every issue).
+
+A query is one or more *terms* (:func:`parse_terms`): words separated by whitespace, each a
+substring that must occur (in any order), or phrases in double quotes that must occur as
+written. One word is one term, exactly as a whole query used to be.
 """
 
+import json
+import operator
 import re
 import unicodedata
+from functools import reduce
 
 from django.db.models import Q
 
@@ -77,17 +84,84 @@ def contains_pattern(query: str) -> str:
     return (" " if is_wide(core[0]) else "") + core + (" " if is_wide(core[-1]) else "")
 
 
-def matches(query: str) -> Q:
-    """The filter for ``q``: index-friendly candidates, then the exact substring check."""
-    pattern = contains_pattern(query)
-    if not pattern:
+# --- the query: words and phrases ------------------------------------------------------
+
+MAX_TERMS = 8
+# NFKC turns the full-width quote into ASCII; typographic quotes are quotes too.
+_QUOTE = re.compile('["\u201c\u201d]')
+
+
+class QueryError(ValueError):
+    """``q`` cannot be searched for; the message says what to send instead."""
+
+
+def parse_terms(text: str) -> tuple[str, ...]:
+    """The terms of a query, canonical: normalised, without duplicates or terms implied by
+    another (``net`` by ``network``), sorted. Two queries that find the same rows through the
+    same terms get the same tuple, whatever their order or spelling.
+
+    Raises ``QueryError`` for an unmatched quote, an empty phrase or more than
+    ``MAX_TERMS`` words and phrases.
+    """
+    pieces = _QUOTE.split(unicodedata.normalize("NFKC", text))
+    if len(pieces) % 2 == 0:
+        raise QueryError(
+            'q has an unmatched double quote; close the phrase ("fleet maintenance") or '
+            "remove the quote."
+        )
+    raw = []
+    for i, piece in enumerate(pieces):
+        if i % 2:  # inside quotes: one phrase
+            if not piece.strip():
+                raise QueryError(
+                    'q has an empty phrase (""); put words between the quotes or remove them.'
+                )
+            raw.append(piece)
+        else:
+            raw.extend(piece.split())
+    if not raw:
+        raise QueryError("q is empty; give a word, several words or a phrase in double quotes.")
+    if len(raw) > MAX_TERMS:
+        raise QueryError(
+            f"q has {len(raw)} words and phrases; the most is {MAX_TERMS}. Leave out the "
+            'least telling ones, or join words that belong together in double quotes ("like '
+            'this").'
+        )
+    patterns = {contains_pattern(term): normalize(term) for term in raw}
+    if "" in patterns:
+        raise QueryError("q has nothing to search for; give letters, digits or characters.")
+    kept = {
+        term
+        for pattern, term in patterns.items()
+        if not any(pattern != other and pattern in other for other in patterns)
+    }
+    return tuple(sorted(kept))
+
+
+def canonical(terms: tuple[str, ...]) -> str:
+    """The terms as one text for keys: a single term as itself, as before several were
+    allowed; several as a JSON list (no term contains a double quote, so no term can be
+    mistaken for a list)."""
+    if len(terms) == 1:
+        return terms[0]
+    return json.dumps(list(terms), ensure_ascii=False)
+
+
+def matches(terms: tuple[str, ...] | str) -> Q:
+    """The filter for ``q``: rows containing every term. Index-friendly candidates (all the
+    CJK characters of all terms in one lookup, the trigrams of each Latin term), then the exact
+    substring check of each term."""
+    if isinstance(terms, str):
+        terms = (terms,)
+    patterns = [contains_pattern(term) for term in terms]
+    if not patterns or not all(patterns):
         raise ValueError("empty search query")
-    exact = Q(search_text__contains=pattern)
+    exact = reduce(operator.and_, (Q(search_text__contains=p) for p in patterns))
     from .publication.storage import snapshot_store  # the store builds on this module
 
     if not snapshot_store().indexed_search:
         return exact
-    chars = sorted(set(_WIDE_CHAR.findall(pattern)))
-    if chars:
-        return Q(search_cjk__contains=chars) & exact
-    return Q(search_latin__contains=pattern) & exact
+    chars = sorted({c for p in patterns for c in _WIDE_CHAR.findall(p)})
+    found = [Q(search_cjk__contains=chars)] if chars else []
+    found += [Q(search_latin__contains=p) for p in patterns if not _WIDE_CHAR.search(p)]
+    return reduce(operator.and_, found) & exact

@@ -201,7 +201,7 @@ def _read_page(plan: ListPlan, total: int) -> list[tuple]:
 
 
 def _count(issue: Issue, query: ListQuery) -> int:
-    if query.q is None:
+    if not query.q:
         cells = IssueCount.objects.filter(issue=issue).filter(query.cell_filter())
         return cells.aggregate(n=Sum("rows"))["n"] or 0
     digest = hashlib.sha256(query.filters_key().encode()).hexdigest()[:32]

@@ -13,7 +13,7 @@ from tenders_client import contract
 from tenders_client.validate import Report, validate_stream
 
 from config.discovery import openapi_bytes
-from tenders import filters, ids
+from tenders import filters, ids, search
 from tenders.api import openapi as tender_openapi
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
 from tenders.markets import MARKET_CODES
@@ -197,6 +197,12 @@ def test_llms_txt_links_every_schema(client):
     assert "tenders-validate" in text
 
 
+def test_llms_txt_explains_q_as_the_schema_does(client):
+    text = client.get("/llms.txt").content.decode()
+    query = contract.embedded(contract.load(contract.QUERY))["properties"]
+    assert f"- `q`: {query['q']['description']} Examples:" in text
+
+
 def test_the_listing_parameters_are_the_query_schema_file():
     """REST's query parameters and the list_tenders tool's arguments: one file."""
     operation = json.loads(openapi_bytes())["paths"]["/api/v1/tenders"]["get"]
@@ -208,6 +214,7 @@ def test_the_listing_parameters_are_the_query_schema_file():
         filters.MAX_LIMIT,
         filters.MAX_Q,
     )
+    assert f"at most {search.MAX_TERMS} words and phrases" in query["q"]["description"]
     assert query["lang"]["enum"] == list(LANGS)
     for name, schema in query.items():
         served = documented[name]

@@ -87,10 +87,42 @@ def test_value_band_unspecified_is_null():
 
 
 def test_q_is_normalised_so_equivalent_queries_share_a_key():
-    assert parse(q="  Network ").q == "network"
-    assert parse(q="ＮＥＴＷＯＲＫ").q == "network"
-    assert parse(q="医疗").filters_key().endswith("&q=医 疗")
-    assert parse(q="医疗").row_filter() == parse(q="医疗").cell_filter() & matches("医疗")
+    assert parse(q="  Network ").q == ("network",)
+    assert parse(q="ＮＥＴＷＯＲＫ").q == ("network",)
+    assert parse(q="医疗").filters_key().endswith("&q=医 疗")  # one word: the key it always had
+    assert parse(q="医疗").row_filter() == parse(q="医疗").cell_filter() & matches(("医 疗",))
+
+
+def test_several_words_share_a_key_in_any_order_and_differ_from_the_phrase():
+    words = parse(q="Fleet  维修").filters_key()
+    assert words == parse(q="维修 fleet fleet").filters_key()
+    assert words.endswith('&q=["fleet", "维 修"]')
+    assert words != parse(q='"fleet 维修"').filters_key()
+    assert parse(q="fleet 维修").row_filter() == parse().cell_filter() & matches(("fleet", "维 修"))
+
+
+@pytest.mark.parametrize(
+    "q,message",
+    [
+        (
+            'fleet "repair',
+            'q has an unmatched double quote; close the phrase ("fleet '
+            'maintenance") or remove the quote.',
+        ),
+        ('""', 'q has an empty phrase (""); put words between the quotes or remove them.'),
+        (
+            "one two three four five six seven eight nine",
+            "q has 9 words and phrases; the most is 8. Leave out the least telling ones, or "
+            'join words that belong together in double quotes ("like this").',
+        ),
+    ],
+)
+def test_bad_q_is_refused_with_what_to_do(q, message):
+    with pytest.raises(ApiError) as caught:
+        parse(q=q)
+    assert caught.value.body() == {
+        "error": {"code": "invalid_parameter", "message": message, "param": "q"}
+    }
 
 
 def test_categories_match_any_name_in_any_english_case():

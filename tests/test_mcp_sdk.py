@@ -21,6 +21,7 @@ from mcp_server.protocol import McpProtocol
 from mcp_server.server import protocol, server_info
 from mcp_server.tools import LIST_ENVELOPE, LIST_TENDERS_ARGUMENTS, Tool, ToolRegistry
 from tenders import publication
+from tenders.chinese import to_traditional
 from tenders.models import SnapshotRow
 from tenders.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
@@ -138,6 +139,47 @@ def test_the_sdk_pages_through_list_tenders_with_cursors(live_server, feed, mode
 
     ids, total = run(pages())
     assert ids == feed and total == 5
+
+
+def test_the_sdk_searches_list_tenders_with_several_words(live_server, t0):
+    """Two words must both match, anywhere and in any order; a phrase as written."""
+    texts = {
+        "AT-TEST-0000000001": ("Fleet maintenance and repair", "车队保养及维修服务"),
+        "AT-TEST-0000000002": ("Roof waterproofing and facade repair", "屋顶防水及外墙维修"),
+        "AT-TEST-0000000003": ("Supply of electric fleet vehicles", "供应电动车队"),
+    }
+    for listing_id, (en, zh) in texts.items():
+        SourceTenderFactory(
+            listing_id=listing_id, summary_en=en, summary_zh=zh, summary_zht=to_traditional(zh)
+        )
+    publication.publish_issue(now=t0)
+
+    async def scenario():
+        async with Client(live_server.url + "/mcp") as client:
+            found = {}
+            for q in ("維修 FLEET", "repair", '"fleet maintenance"', "fleet 维修 roof"):
+                result = await client.call_tool("list_tenders", {"q": q})
+                assert result.is_error is False, result.content[0].text
+                found[q] = sorted(r["asaptic_id"][-1] for r in result.structured_content["data"])
+            bad = await client.call_tool("list_tenders", {"q": 'fleet "repair'})
+            return found, bad
+
+    found, bad = run(scenario())
+    assert found == {
+        "維修 FLEET": ["1"],  # Traditional finds the row written in Simplified
+        "repair": ["1", "2"],
+        '"fleet maintenance"': ["1"],
+        "fleet 维修 roof": [],
+    }
+    assert bad.is_error is True
+    assert text_of(bad) == {
+        "error": {
+            "code": "invalid_parameter",
+            "message": 'q has an unmatched double quote; close the phrase ("fleet maintenance") '
+            "or remove the quote.",
+            "param": "q",
+        }
+    }
 
 
 # --- the transport and the SDK's schema check, with a test-only registry ---------------------------

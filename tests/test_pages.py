@@ -195,6 +195,34 @@ def test_a_chinese_search_finds_traditional_summaries(client, feed):
     assert page.count('<p class="summary">公立診所醫療影像設備維修。</p>') == 12
 
 
+@pytest.mark.parametrize(
+    "q,words",
+    [
+        ("CLINICS 维修", ("clinics", "維修")),  # every word, anywhere, in any script
+        ('"public office" cleaning', ("public office", "cleaning")),
+        ('"office public"', ("office public",)),
+    ],
+)
+def test_the_search_form_takes_words_and_phrases(client, feed, q, words):
+    _, rows = feed
+
+    def has(row, word):
+        texts = (
+            row["summary_en"],
+            row["summary_zh"],
+            row["summary_zht"],
+            *row["category"].values(),
+        )
+        return any(word in text.casefold() for text in texts)
+
+    expected = [r["asaptic_id"] for r in rows if is_open(r) and all(has(r, w) for w in words)]
+    page = html(client.get("/en/tenders/", {"q": q}))
+    assert listed(page) == expected[:20]
+    assert total(page) == len(expected)
+    assert f'<input type="search" id="q" name="q" value="{escape(q)}"' in page
+    assert "Several words must all appear; put a phrase in double quotes." in page
+
+
 def test_paging_to_the_last_page_and_back(client, feed):
     _, rows = feed
     url = "/en/tenders/"
@@ -234,7 +262,7 @@ def test_an_unknown_category_says_what_exists(client, feed):
 
 @pytest.mark.parametrize(
     "query",
-    [{"market": "XX"}, {"limit_me": "1"}, {"q": "x" * 201}, {"new": "maybe"}],
+    [{"market": "XX"}, {"limit_me": "1"}, {"q": "x" * 201}, {"q": '"x'}, {"new": "maybe"}],
 )
 def test_bad_parameters_show_the_apis_message(client, feed, query):
     api = client.get("/api/v1/tenders", query).json()

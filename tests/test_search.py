@@ -3,7 +3,16 @@ from django.db import connection
 
 from tenders import publication
 from tenders.models import SnapshotRow
-from tenders.search import contains_pattern, matches, normalize, search_columns
+from tenders.search import (
+    MAX_TERMS,
+    QueryError,
+    canonical,
+    contains_pattern,
+    matches,
+    normalize,
+    parse_terms,
+    search_columns,
+)
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
 
@@ -57,6 +66,75 @@ def test_pattern_matches_exactly_the_substrings(text, query, found):
     assert (contains_pattern(query) in text_of(text)) is found
 
 
+@pytest.mark.parametrize(
+    "query,terms",
+    [
+        ("Network", ("network",)),  # one word: normalised as a whole query always was
+        ("  ＮＥＴＷＯＲＫ ", ("network",)),
+        ("医疗设备", ("医 疗 设 备",)),  # Chinese needs no spaces: one term
+        ("fleet maintenance", ("fleet", "maintenance")),
+        ("maintenance   FLEET", ("fleet", "maintenance")),  # any order, any case
+        ('"fleet maintenance"', ("fleet maintenance",)),
+        ('"Fleet   Maintenance" repair', ("fleet maintenance", "repair")),
+        ("“fleet maintenance”", ("fleet maintenance",)),  # typographic quotes
+        ("＂fleet maintenance＂", ("fleet maintenance",)),  # full-width quotes
+        ('fleet"maintenance repair"', ("fleet", "maintenance repair")),
+        ("医疗　设备", ("医 疗", "设 备")),  # an ideographic space separates words
+        ("fleet fleet FLEET", ("fleet",)),
+        ("net network", ("network",)),  # net is implied by network
+        ('network "network switches"', ("network switches",)),
+        ("医 医疗", ("医 疗",)),
+        ("it it设备", ("it 设 备",)),
+        ("a b c d e f g h", tuple("abcdefgh")),
+    ],
+)
+def test_terms_are_canonical(query, terms):
+    assert parse_terms(query) == terms
+
+
+@pytest.mark.parametrize(
+    "query,message",
+    [
+        ('fleet "maintenance', "unmatched double quote"),
+        ('"', "unmatched double quote"),
+        ('""', "empty phrase"),
+        ('fleet " "', "empty phrase"),
+        ("a b c d e f g h i", f"q has 9 words and phrases; the most is {MAX_TERMS}."),
+        ('"a b c d e f g h i"', None),  # one phrase, one term
+    ],
+)
+def test_bad_queries_say_what_to_do(query, message):
+    if message is None:
+        assert parse_terms(query) == ("a b c d e f g h i",)
+        return
+    with pytest.raises(QueryError, match=message):
+        parse_terms(query)
+
+
+def test_canonical_text_keeps_one_word_as_it_was_and_cannot_confuse_words_with_a_phrase():
+    assert canonical(("network",)) == "network"
+    assert canonical(("x&q=y",)) != canonical(("x", "y"))
+    assert canonical(("fleet maintenance",)) != canonical(("fleet", "maintenance"))
+    assert canonical(("fleet", "maintenance")) == '["fleet", "maintenance"]'
+
+
+@pytest.mark.parametrize(
+    "text,query,found",
+    [
+        ("Fleet maintenance and repair", "repair fleet", True),
+        ("Fleet maintenance and repair", '"repair fleet"', False),
+        ("Fleet maintenance and repair", '"fleet maintenance" repair', True),
+        ("Fleet maintenance and repair", "fleet painting", False),
+        ("车队保养及维修服务", "维修 车队", True),
+        ("車隊保養及維修服務", "维修", False),  # a row carries both scripts, not this text
+        ("车队保养及维修服务", "车队维修", False),
+    ],
+)
+def test_every_term_must_be_found(text, query, found):
+    column = text_of(text)
+    assert all(contains_pattern(term) in column for term in parse_terms(query)) is found
+
+
 @pytest.mark.django_db
 class TestMatchesOnTheSnapshot:
     @pytest.fixture
@@ -79,7 +157,7 @@ class TestMatchesOnTheSnapshot:
         return current_issue()
 
     def found(self, issue, query):
-        qs = SnapshotRow.objects.filter(issue=issue).filter(matches(query))
+        qs = SnapshotRow.objects.filter(issue=issue).filter(matches(parse_terms(query)))
         return sorted(aid[-1] for aid in qs.values_list("asaptic_id", flat=True))
 
     @pytest.mark.parametrize(
@@ -95,6 +173,12 @@ class TestMatchesOnTheSnapshot:
             ("100%", []),  # LIKE wildcards are literal
             ("it hardware", ["1", "2", "3", "4"]),  # the category name is searched too
             ("信息技术", ["1", "2", "3", "4"]),
+            ("supply 医疗", ["3"]),  # several terms: every one must match
+            ("監察 supply", ["1"]),
+            ("supply clinics", ["3"]),
+            ('"supply of"', ["1", "3"]),
+            ('"of supply"', []),
+            ("供應 设备 monitors", ["1"]),  # scripts mixed, one lookup of the CJK characters
         ],
     )
     def test_finds_exactly_the_matching_rows(self, rows, query, expected):

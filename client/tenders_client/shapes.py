@@ -17,6 +17,7 @@ URL_PREFIX = "/schema/"
 LANGS = ("en", "zh", "zht")
 MAX_LIMIT = 200
 MAX_Q = 200
+MAX_Q_TERMS = 8
 
 ROW = "service.tender.v1.json"
 LANG_ROW = "service.tender.v1.lang.json"
@@ -289,10 +290,11 @@ def _query(title: str, markets: list, buckets: list, bands: list) -> dict:
             "q": _string(
                 "Case-insensitive substring search over the summaries and category names, in "
                 "English or Chinese (one character is enough; Simplified and Traditional find "
-                "each other). Several words separated by spaces must all match, in any order; "
-                "a phrase in double quotes matches as written. When several words find nothing "
-                "together but some find rows alone, meta.message says which. No control "
-                "characters.",
+                "each other). Words separated by spaces must all match, each anywhere and in "
+                "any order (fleet maintenance); a phrase in double quotes must match as "
+                'written ("fleet maintenance"). Chinese needs no spaces: 医疗设备 is one term. '
+                f"1 to {MAX_Q} characters, at most {MAX_Q_TERMS} words and phrases, no "
+                "control characters.",
                 minLength=1,
                 maxLength=MAX_Q,
             ),

@@ -32,6 +32,7 @@ COMBINATIONS = [
     ({"market": "HK,GB,AU", "lead_ok": "true"}, 3),
     ({"q": "public", "closing_bucket": "all"}, 5),
     ({"q": "疫苗", "value_band": "unspecified,gt_10m", "closing_bucket": "all"}, 2),
+    ({"q": "supply 醫院", "closing_bucket": "all"}, 3),
     ({"category": "醫療用品及設備", "new": "false", "lang": "zht"}, 1),
 ]
 
@@ -95,6 +96,20 @@ def test_equivalent_spellings_of_the_filters_share_cursors(client, feed):
     assert response.json() == same_spelling.json()
     assert len(response.json()["data"]) == 1
     assert response.json()["data"][0]["sort_key"] > first["data"][0]["sort_key"]
+
+
+def test_search_words_share_cursors_in_any_order_but_not_with_the_phrase(client, feed):
+    params = {"q": "Supply  of", "limit": 1}
+    first = client.get(URL, params).json()
+    cursor = first["meta"]["next_cursor"]
+    same = client.get(URL, {**params, "cursor": cursor})
+    reordered = client.get(URL, {"q": "of supply supply", "limit": 1, "cursor": cursor})
+    assert reordered.status_code == 200
+    assert reordered.json() == same.json()
+    for other in ('"supply of"', "supply", "supply of public"):
+        response = client.get(URL, {"q": other, "limit": 1, "cursor": cursor})
+        assert response.status_code == 400, other
+        assert response.json()["error"]["code"] == "invalid_cursor"
 
 
 def test_a_publication_mid_crawl_answers_snapshot_changed_then_a_restart_reads_it_once(

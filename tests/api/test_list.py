@@ -20,6 +20,10 @@ def contains(q):
     return lambda r: any(q.casefold() in t.casefold() for t in texts(r))
 
 
+def contains_all(*words):
+    return lambda r: all(contains(w)(r) for w in words)
+
+
 def is_open(row):
     return row["closing_bucket"] in OPEN
 
@@ -64,7 +68,24 @@ CASES = {
         {"value_band": "GT_10M,unspecified"},
         lambda r: is_open(r) and r["value_band"] in {"gt_10m", None},
     ),
-    "q latin any case": ({"q": "NETWORK sw"}, lambda r: is_open(r) and contains("network sw")(r)),
+    "q latin any case": ({"q": "NETWORK"}, lambda r: is_open(r) and contains("network")(r)),
+    "q words, each anywhere, in any order": (
+        {"q": "monitors SUPPLY"},
+        lambda r: is_open(r) and contains_all("monitors", "supply")(r),
+    ),
+    "q phrase in double quotes": (
+        {"q": '"Supply of"'},
+        lambda r: is_open(r) and contains("supply of")(r),
+    ),
+    "q phrase in the other order finds nothing": ({"q": '"of supply"'}, lambda r: False),
+    "q words in English and Chinese": (
+        {"q": "public 医院"},
+        lambda r: is_open(r) and contains_all("public", "医院")(r),
+    ),
+    "q Traditional and Simplified words": (
+        {"q": "醫院 供应"},
+        lambda r: is_open(r) and contains_all("醫院", "供应")(r),
+    ),
     "q one simplified character": ({"q": "医"}, lambda r: is_open(r) and contains("医")(r)),
     "q one traditional character": ({"q": "醫"}, lambda r: is_open(r) and contains("醫")(r)),
     "q two characters": ({"q": "疫苗"}, lambda r: is_open(r) and contains("疫苗")(r)),
@@ -207,6 +228,19 @@ REJECTED = [
     ({"q": "x" * 201}, "q", "q is 201 characters long; the most is 200."),
     ({"q": "a\x00b"}, "q", "q contains control characters; give plain text."),
     ({"q": ["a", "b"]}, "q", "Give q once; it was given 2 times."),
+    (
+        {"q": 'fleet "maintenance'},
+        "q",
+        'q has an unmatched double quote; close the phrase ("fleet maintenance") or remove the '
+        "quote.",
+    ),
+    ({"q": '" "'}, "q", 'q has an empty phrase (""); put words between the quotes or remove them.'),
+    (
+        {"q": "a b c d e f g h i"},
+        "q",
+        "q has 9 words and phrases; the most is 8. Leave out the least telling ones, or join "
+        'words that belong together in double quotes ("like this").',
+    ),
     ({"lang": "fr"}, "lang", "lang must be one of en, zh, zht; got 'fr'."),
     ({"limit": "0"}, "limit", LIMIT.format("0")),
     ({"limit": "201"}, "limit", LIMIT.format("201")),

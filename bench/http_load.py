@@ -1,0 +1,473 @@
+#!/usr/bin/env python3
+"""HTTP throughput of the served stack beside its own ceiling and a stock DRF baseline.
+
+    .venv/bin/python bench/http_load.py [--rows 1000000] [--workers 3] [--duration 10]
+
+A benchmark, never part of the tests; it prints figures and asserts nothing.
+
+1. A PostgreSQL database with ``--rows`` demo records, published with the project's own
+   commands (migrate, createcachetable, load_demo, publish_issue), made once per size and
+   reused: ``tenders_http_<rows>`` under ``BENCH_DATABASE_URL``
+   (postgres://postgres@127.0.0.1:5432/tenders_http by default). A reused one is migrated
+   first; ``--fresh`` loads and publishes it again.
+2. The service under gunicorn as ``dev.py run`` starts it (``config/gunicorn.conf.py``, DEBUG
+   off, the checkout's secrets in ``var/``, ``--workers`` sync workers; no job worker) on a
+   spare port, every cache cleared first. Then the first request of fresh ``q`` terms, one
+   timed request each (p50/p95 per kind), and ``wrk --latency`` (Debian's ``wrk``, installed
+   with apt-get when missing) over each scenario, each answer checked once beforehand.
+3. The same snapshot table served by a stock DRF service (``bench/stock_drf``: read-only
+   ModelViewSet, ModelSerializer, CursorPagination, django-filter) under the same gunicorn
+   settings, then the same listing scenarios against it.
+
+Per scenario: req/s, p50 and p99 latency, non-2xx answers and socket errors, the ratio to the
+stack's ceiling (``/.well-known/mcp.json``, no database) and to the baseline. The load average
+(``uptime``) is printed before and after: the machine may be shared.
+"""
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import unicodedata
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote, urlencode, urlsplit
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+AT = "2026-11-23T06:00:00Z"
+MCP_HEADERS = {
+    "Content-Type": "application/json",
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2025-11-25",
+}
+# Warm q terms (wrk) and fresh ones for the first-request timings, never asked before them.
+WARM_Q = {"Latin": "hospital", "Chinese 1": "醫", "Chinese 2": "疫苗", "Chinese 3": "超声波"}
+COLD_Q = {
+    "Latin 3+": ["ultrasound", "vaccines", "laptop", "waterproofing", "catering", "services"],
+    "Chinese 1": ["车", "药", "光", "园", "银", "法"],
+    "Chinese 2": ["保安", "电梯", "法律", "审计", "光纤", "膳食"],
+    "Chinese 3": ["图书馆", "抗生素", "交换器", "太阳能", "打印机", "监察仪"],
+    "near every row": ["contract", "buyer", "合约", "采购", "公"],
+    "2 letters": ["ab", "ma"],
+}
+
+
+# --- the prepared database ----------------------------------------------------------------
+
+
+def with_db(url: str, name: str) -> str:
+    return urlsplit(url)._replace(path=f"/{name}").geturl()
+
+
+def manage(*args: str, env: dict) -> None:
+    subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=env, check=True)
+
+
+def prepare(base: str, rows: int, fresh: bool, env: dict) -> str:
+    """The URL of a database with ``rows`` demo records and a published issue."""
+    name = f"{urlsplit(base).path.lstrip('/') or 'tenders_http'}_{rows}"
+    url = with_db(base, name)
+    env = {**env, "DATABASE_URL": url}
+    ready = False
+    try:
+        with psycopg.connect(url, connect_timeout=5) as conn:
+            loaded = conn.execute("SELECT count(*) FROM tenders_sourcetender").fetchone()[0]
+            current = conn.execute("SELECT count(*) FROM tenders_issue WHERE is_current")
+            ready = loaded == rows and current.fetchone()[0] == 1
+    except psycopg.Error:
+        pass
+    if ready and not fresh:
+        print(f"Reusing the prepared database {name}; migrating it.")
+        manage("migrate", "--noinput", "-v0", env=env)
+        manage("createcachetable", env=env)
+        return url
+    with psycopg.connect(with_db(base, "postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        # C.UTF-8 character classes, or the trigram index ignores Chinese text.
+        conn.execute(
+            f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' "
+            "LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'"
+        )
+    started = time.monotonic()
+    print(f"Preparing {name}: {rows:,} demo records, then publishing (this takes a while)...")
+    manage("migrate", "--noinput", "-v0", env=env)
+    manage("createcachetable", env=env)
+    manage("load_demo", "--rows", str(rows), "--seed", "7", "--at", AT, "-v0", env=env)
+    manage("publish_issue", "--at", AT, "-v0", env=env)
+    print(f"Prepared {name} in {time.monotonic() - started:.0f} s.")
+    return url
+
+
+# --- servers and requests -------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """gunicorn with the run command's configuration, in a process group of its own."""
+
+    def __init__(self, env: dict, workers: int, log: Path, settings: str = "config.settings"):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {
+            **env,
+            "PORT": str(self.port),
+            "WEB_CONCURRENCY": str(workers),
+            "DJANGO_SETTINGS_MODULE": settings,
+        }
+        gunicorn = Path(PY).parent / "gunicorn"
+        command = [gunicorn, "-c", ROOT / "config" / "gunicorn.conf.py", "config.wsgi:application"]
+        self.log = log.open("wb")
+        self.process = subprocess.Popen(
+            [str(c) for c in command],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            process_group=0,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            if self.process.poll() is not None:
+                sys.exit(f"gunicorn exited with {self.process.returncode}; see {log}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    sys.exit(f"gunicorn did not listen within 60 s; see {log}")
+                time.sleep(0.2)
+
+    def stop(self) -> None:
+        os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(timeout=60)
+        self.log.close()
+
+
+def fetch(url: str, data: bytes | None = None, headers: dict | None = None) -> tuple:
+    """(status, body, milliseconds) of one request on a new connection."""
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    started = time.perf_counter()
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            status, body = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, body = error.code, error.read()
+    return status, body, (time.perf_counter() - started) * 1000
+
+
+def get_json(url: str, data: bytes | None = None, headers: dict | None = None):
+    status, body, _ = fetch(url, data, headers)
+    if status != 200:
+        sys.exit(f"{url} answered {status}: {body[:300]!r}")
+    return json.loads(body)
+
+
+def path_with(params: dict) -> str:
+    return "/api/v1/tenders" + ("?" + urlencode(params) if params else "")
+
+
+def follow(base: str, pages: int, next_link) -> str:
+    """The path of page ``pages + 1``, reached by following each page's next link."""
+    path = "/api/v1/tenders"
+    for _ in range(pages):
+        link = next_link(get_json(base + path))
+        if not link:
+            sys.exit(f"Fewer than {pages + 1} pages at {base}")
+        path = link
+    return path
+
+
+# --- wrk ------------------------------------------------------------------------------------
+
+
+def ensure_wrk() -> str:
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        sys.exit("wrk is missing: install Debian's package (apt-get install wrk).")
+    print("Installing Debian's wrk with apt-get.")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-qq", "wrk"]
+    if subprocess.run(install, env=env).returncode:
+        subprocess.run(["apt-get", "update", "-qq"], env=env)
+        subprocess.run(install, env=env, check=True)
+    return shutil.which("wrk") or sys.exit("wrk did not install")
+
+
+UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
+
+
+def parse_wrk(output: str) -> dict:
+    def latency(percent: str) -> float:
+        value, unit = re.search(rf"^\s+{percent}%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.M).groups()
+        return float(value) * UNITS[unit]
+
+    socket_errors = re.search(r"Socket errors: (.*)", output)
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output)[1]),
+        "p50": latency("50"),
+        "p99": latency("99"),
+        "errors": int((re.search(r"Non-2xx or 3xx responses: (\d+)", output) or [0, 0])[1])
+        + sum(int(n) for n in re.findall(r"\d+", socket_errors[1] if socket_errors else "")),
+    }
+
+
+def run_wrk(wrk: str, args, url: str, headers: dict, body: str | None, scratch: Path) -> dict:
+    command = [wrk, f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s"]
+    command += ["--latency", "--timeout", "10s"]
+    if body is not None:
+        script = scratch / "post.lua"
+        lines = ['wrk.method = "POST"', f"wrk.body = {lua_string(body)}"]
+        lines += [f"wrk.headers[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items()]
+        script.write_text("\n".join(lines) + "\n")
+        command += ["-s", str(script)]
+    else:
+        for name, value in headers.items():
+            command += ["-H", f"{name}: {value}"]
+    result = subprocess.run([*command, url], capture_output=True, text=True, check=True)
+    return parse_wrk(result.stdout)
+
+
+def lua_string(text: str) -> str:
+    """A Lua string literal of ``text``: every byte but letters and digits as a \\ddd escape."""
+    return (
+        '"'
+        + "".join(chr(b) if b < 128 and chr(b).isalnum() else f"\\{b:03d}" for b in text.encode())
+        + '"'
+    )
+
+
+# --- the run -------------------------------------------------------------------------------
+
+
+def product_scenarios(base: str) -> list[tuple]:
+    """(name, path, headers, body, check) where check(status, body) says what one answer held."""
+    first = get_json(base + "/api/v1/tenders")
+    deep = follow(
+        base,
+        20,
+        lambda page: (
+            page["meta"].get("next_cursor") and path_with({"cursor": page["meta"]["next_cursor"]})
+        ),
+    )
+    at_id = first["data"][0]["asaptic_id"]
+    mcp = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "list_tenders", "arguments": {"limit": 50}},
+    }
+
+    def rows(status: int, body: bytes) -> str:
+        return f"{status}, {len(json.loads(body)['data'])} rows, {len(body):,} bytes"
+
+    def mcp_rows(status: int, body: bytes) -> str:
+        result = json.loads(body)["result"]
+        if result.get("isError"):
+            sys.exit(f"list_tenders failed: {result}")
+        return f"{status}, {len(result['structuredContent']['data'])} rows, {len(body):,} bytes"
+
+    def size(status: int, body: bytes) -> str:
+        return f"{status}, {len(body):,} bytes"
+
+    listing = [
+        ("first page", path_with({}), rows),
+        ("market=HK", path_with({"market": "HK"}), rows),
+        ("cursor page 21", deep, rows),
+    ]
+    listing += [
+        (f"q {kind} {term} (warm)", path_with({"q": term}), rows) for kind, term in WARM_Q.items()
+    ]
+    return [
+        *[(name, path, {}, None, check) for name, path, check in listing],
+        ("one row", f"/api/v1/tenders/{quote(at_id)}", {}, None, size),
+        ("facets", "/api/v1/tenders/facets", {}, None, size),
+        ("MCP list_tenders", "/mcp", MCP_HEADERS, json.dumps(mcp), mcp_rows),
+        ("flat file (gzip)", "/tender/rows.json", {"Accept-Encoding": "gzip"}, None, size),
+        ("ceiling: /.well-known/mcp.json", "/.well-known/mcp.json", {}, None, size),
+    ]
+
+
+def baseline_scenarios(base: str) -> list[tuple]:
+    deep = follow(base, 20, lambda page: page["next"] and page["next"].removeprefix(base))
+
+    def rows(status: int, body: bytes) -> str:
+        return f"{status}, {len(json.loads(body)['results'])} rows, {len(body):,} bytes"
+
+    paths = [
+        ("first page", path_with({})),
+        ("market=HK", path_with({"market": "HK"})),
+        ("cursor page 21", deep),
+    ]
+    paths += [(f"q {kind} {term} (warm)", path_with({"q": term})) for kind, term in WARM_Q.items()]
+    return [(name, path, {}, None, rows) for name, path in paths]
+
+
+def measure(wrk: str, args, base: str, scenarios: list, scratch: Path) -> dict:
+    results = {}
+    for name, path, headers, body, check in scenarios:
+        data = body.encode() if body is not None else None
+        status, answer, _ = fetch(base + path, data, headers)
+        if status != 200:
+            sys.exit(f"{name}: {path} answered {status}: {answer[:300]!r}")
+        print(f"  {pad(name, 34)} {check(status, answer)}", flush=True)
+        results[name] = run_wrk(wrk, args, base + path, headers, body, scratch)
+    return results
+
+
+def cold_requests(wrk: str, base: str) -> list[tuple]:
+    """(kind, [(term, ms, total)]) of the first request of each fresh term.
+
+    Every worker is warmed first (two seconds of wrk over a Latin and a Chinese search of the
+    warm terms), so the timings hold the cost of a new term, not of a worker's first search.
+    """
+    for term in (WARM_Q["Latin"], WARM_Q["Chinese 2"]):
+        url = base + path_with({"q": term})
+        subprocess.run([wrk, "-t1", "-c6", "-d2s", url], capture_output=True, check=True)
+    out = []
+    for kind, terms in COLD_Q.items():
+        timings = []
+        for term in terms:
+            status, body, ms = fetch(base + path_with({"q": term}))
+            total = json.loads(body)["meta"].get("total") if status == 200 else f"HTTP {status}"
+            timings.append((term, ms, total))
+        out.append((kind, timings))
+    return out
+
+
+def nearest_rank(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` terminal columns (Chinese characters take two)."""
+    wide = sum(unicodedata.east_asian_width(c) in "WF" for c in text)
+    return text + " " * max(0, width - len(text) - wide)
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def ensure_django_filter() -> None:
+    if importlib.util.find_spec("django_filters"):
+        return
+    wanted = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = wanted["optional-dependencies"]["bench"]
+    print(f"Installing {', '.join(requirements)} (the stock DRF baseline) into this venv.")
+    pip = [PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, *requirements], check=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", type=int, default=1_000_000, help="demo records loaded")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
+    parser.add_argument("--duration", type=int, default=10, help="seconds per wrk run")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--fresh", action="store_true", help="load and publish again")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the stock DRF run")
+    args = parser.parse_args()
+    wrk = ensure_wrk()
+    if not args.no_baseline:
+        ensure_django_filter()
+    env = {**os.environ, "DJANGO_DEBUG": "0"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    subprocess.run([PY, "-m", "config.devsecrets"], cwd=ROOT, env=env, check=True)
+    base_url = os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tenders_http"
+    )
+    env["DATABASE_URL"] = prepare(base_url, args.rows, args.fresh, env)
+    # Every answer cache (database table, Redis) emptied: "cold" means never asked before.
+    manage(
+        "shell",
+        "-v0",
+        "-c",
+        "from django.core.cache import caches\n"
+        "for cache in caches.all(initialized_only=False): cache.clear()",
+        env=env,
+    )
+    scratch = Path(tempfile.mkdtemp(prefix="http-load-"))
+    load_before = uptime()
+    print(f"\nLoad before: {load_before}  (cores: {os.cpu_count()})")
+    print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, {args.workers} workers")
+
+    server = Server(env, args.workers, scratch / "service.log")
+    try:
+        total = get_json(server.base + path_with({"limit": 1}))["meta"]["total"]
+        print(f"\nService at {server.base} (log {scratch / 'service.log'})")
+        print(f"  default listing: {total:,} rows")
+        cold = cold_requests(wrk, server.base)
+        scenarios = product_scenarios(server.base)
+        product = measure(wrk, args, server.base, scenarios, scratch)
+    finally:
+        server.stop()
+    stock = {}
+    if not args.no_baseline:
+        server = Server(env, args.workers, scratch / "stock.log", "bench.stock_drf.settings")
+        try:
+            print(f"\nStock DRF baseline at {server.base} (log {scratch / 'stock.log'})")
+            stock = measure(wrk, args, server.base, baseline_scenarios(server.base), scratch)
+        finally:
+            server.stop()
+    report(product, stock, cold)
+    print(f"\nLoad before: {load_before}\nLoad after:  {uptime()}")
+
+
+def report(product: dict, stock: dict, cold: list) -> None:
+    ceiling = product["ceiling: /.well-known/mcp.json"]["rps"]
+    print(
+        f"\n{'scenario':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}"
+        f" {'x ceiling':>9} {'stock req/s':>11} {'x stock':>8}"
+    )
+    for name, r in product.items():
+        line = (
+            f"{pad(name, 34)} {r['rps']:8.0f} {r['p50']:8.1f} {r['p99']:8.1f} {r['errors']:7}"
+            f" {r['rps'] / ceiling:9.2f}"
+        )
+        if name in stock:
+            s = stock[name]
+            line += f" {s['rps']:11.0f} {r['rps'] / s['rps']:8.2f}"
+        print(line)
+    for name, s in stock.items():
+        print(
+            f"  stock DRF {pad(name, 24)} {s['rps']:8.0f} {s['p50']:8.1f} {s['p99']:8.1f}"
+            f" {s['errors']:7} {s['rps'] / ceiling:9.2f}"
+        )
+    page, mcp = product["first page"], product["MCP list_tenders"]
+    print(
+        f"\nMCP list_tenders / REST first page: p50 {mcp['p50'] / page['p50']:.2f},"
+        f" p99 {mcp['p99'] / page['p99']:.2f}"
+    )
+    print(f"\nFirst request of fresh q terms (one each, new connection): {'p50':>6} {'p95':>6}")
+    for kind, timings in cold:
+        ms = [t[1] for t in timings]
+        terms = ", ".join(f"{term} {t:.0f} ms ({total})" for term, t, total in timings)
+        print(f"  {kind:<16} {statistics.median(ms):6.0f} {nearest_rank(ms, 0.95):6.0f}   {terms}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,6 @@
+"""The project's settings with the stock service's URLs (and django-filter) instead."""
+
+from config.settings import *  # noqa: F403
+
+INSTALLED_APPS = [*INSTALLED_APPS, "django_filters"]  # noqa: F405
+ROOT_URLCONF = "bench.stock_drf.urls"
