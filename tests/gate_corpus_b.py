@@ -602,6 +602,11 @@ TECH_EN = [
     "the FY2026 budget cycle", "Q1 2027 go-live", "Windows Server 2022", "PostgreSQL 16",
     "Mary Rose museum exhibits", "Victoria Park lighting", "Queen's Road resurfacing",
     "Nathan Road signage", "King George V Park", "Prince Edward station",
+    "paper from FSC (Forest Stewardship Council) sources", "MSC (Marine Stewardship Council) fish",
+    "Certificate Authority services", "an Arts Council grant scheme", "Tai Po Market works",
+    "road works near Ma On Shan and Wong Tai Sin", "depots at Lai Chi Kok and Cheung Sha Wan",
+    "signage for Victoria Park and Jordan Road", "a Green Building Council rating tool",
+    "Ho Man Tin station lifts", "Kwun Tong Road resurfacing", "Sha Tin and Tuen Mun depots",
 ]  # fmt: skip
 CLEAN_ZH = [
     "為公立醫院供應及安裝{t}，包括五年保養。",
@@ -620,6 +625,7 @@ TECH_ZH = [
     "附件B表格", "2025至2026年度計劃", "500 000公升水缸", "150萬張紙", "女士制服及男士制服",
     "先生牌清潔劑", "評審委員會的報告", "管理處的保安系統", "採購部的辦公室家具",
     "SAP S/4HANA系統", "Oracle 19c資料庫", "AutoCAD 2025授權", "每年50萬名訪客",
+    "公共圖書館清潔服務", "系統部署及網絡布局", "中大型設備", "科技大學實驗室設備", "兒童醫院病床",
 ]  # fmt: skip
 PLAIN_EN = [
     "Cleaning services for office buildings, including consumables and waste removal.",

@@ -1,5 +1,5 @@
-"""The seed list's second batch: more bodies of the seven markets (Hong Kong bureaux, district
-councils, hospitals and universities; Macao offices; Singapore statutory boards, polytechnics,
+"""The seed list's second batch: more bodies of the seven markets (Hong Kong bureaux,
+hospitals and universities; Macao offices; Singapore statutory boards, polytechnics,
 hospitals and town councils; UK, Australian and Canadian departments, agencies and councils;
 EU directorates-general and agencies) and more tender portals, gazettes and aggregators.
 

@@ -53,7 +53,8 @@ _COMMON_ORG_WORDS = word_set(
     "local parish school schools church youth women elders design review tender evaluation "
     "members member town city county district borough shire regional municipal village "
     "island community rural metropolitan director manager officer chief head secretary "
-    "president chair chairman chairperson deputy assistant general"
+    "president chair chairman chairperson deputy assistant general forest marine fairtrade "
+    "carbon timber wood textile textiles recycling packaging food"
 )
 _GENERIC_STARTS = word_set("The A An This That Our Your Their Each Every Any Its His Her")
 
