@@ -39,6 +39,7 @@ _WIDE = (
 _WIDE_CHAR = re.compile(f"[{_WIDE}]")
 _WIDE_RUN = re.compile(f"[{_WIDE}]+")
 _WIDE_RUN_SPLIT = re.compile(f"([{_WIDE}]+)")
+_TRIGRAM = re.compile(r"[^\W_]{3}")
 
 # The search indexes every snapshot gets where the store has them (PostgreSQL), by name:
 # trigrams of the Latin text, and the CJK characters (``matches`` relies on both).
@@ -215,5 +216,12 @@ def matches(terms: tuple[str, ...] | str) -> Q:
         return exact
     chars = sorted({c for p in patterns for c in _WIDE_CHAR.findall(p)})
     found = [Q(search_cjk__contains=chars)] if chars else []
-    found += [Q(search_latin__contains=p) for p in patterns if not _WIDE_CHAR.search(p)]
-    return reduce(operator.and_, found) & exact
+    found += [Q(search_latin__contains=p) for p in patterns if has_trigram(p)]
+    return reduce(operator.and_, found, exact)
+
+
+def has_trigram(pattern: str) -> bool:
+    """Whether the trigram index can narrow a Latin pattern: it needs three letters or digits
+    in a row. For ``ab`` or ``a b`` it would read its whole posting lists, several times
+    slower than checking every row (what the query does without it)."""
+    return not _WIDE_CHAR.search(pattern) and _TRIGRAM.search(pattern) is not None
