@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 from tenders.chinese import to_simplified, to_traditional
 from tenders.sanitize import NameEntry, RecordSecrets
-from tenders.sanitize.names import seed_entries
+from tenders.sanitize.names import abbreviation_rule, seed_entries
 
 DEADLINE = datetime(2026, 12, 17, 9, 0, tzinfo=UTC)
 
@@ -112,8 +112,11 @@ def planted() -> list[Planted]:
         cjk = any("\u4e00" <= c <= "\u9fff" for c in entry.name)
         if cjk and len(entry.name) < 3:
             continue
-        if entry.form == "abbreviation" and (len(entry.name) < 3 or entry.name.isupper()):
-            # Short or all-capital abbreviations: written where they stand as a name.
+        if entry.form == "abbreviation" and (
+            len(entry.name) < 3 or entry.name.isupper() or abbreviation_rule(entry.name) == "weak"
+        ):
+            # Short, all-capital or ordinary-term abbreviations: written where they stand as a
+            # name.
             text = f"Open tender issued by the {entry.name}. Supply of patient monitors."
             add(Planted("abbreviation", entry.name, "en", text, buyer_name=body))
             continue

@@ -27,18 +27,18 @@ database describes; ``gate_fingerprint()`` changes whenever the gate could decid
 (rules, directory, allow-lists): publication reuses planned rows only while it holds.
 """
 
-import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..markets import MARKETS
 from .allow import Allowance, allowance_problem, is_allowed
-from .detectors import generic_spans
+from .detectors import high_spans, low_spans
 from .fingerprint import GATE_VERSION, gate_fingerprint
 from .names import NameEntry, NameMatcher, Pattern, compile_patterns, stands_as_name
 from .numbers import is_reference_like
 from .secrets import Needles, RecordSecrets, contact_names_in, secret_needles, source_host
-from .text import clean_text, excerpt, fold, fold_map, narrow
+from .text import clean_text, excerpt, fold, fold_map
+from .view import View
 
 LANGS = ("en", "zh", "zht")
 
@@ -50,6 +50,7 @@ KIND_LABELS = {
     "url": "web address",
     "domain": "domain name",
     "person_name": "person's name",
+    "body_like": "a public body's name (by its shape)",
     "money": "money amount",
     "date": "exact date",
     "reference_like": "reference-number-like code",
@@ -88,12 +89,6 @@ class Finding:
         return f"summary_{self.lang}"
 
 
-# Characters that folding changes beyond case and punctuation (accented Latin, superscripts,
-# number forms, ligatures, CJK compatibility ideographs, full-width letters and digits).
-_WIDE_RE = re.compile(
-    "[\u00a0-\u02af\u1e00-\u1eff\u2150-\u218f\u2460-\u24ff\ufb00-\ufb06\uf900-\ufaff"
-    "\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]"
-)
 _ASCII_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _ALNUM = _ASCII_ALNUM | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -111,24 +106,18 @@ def _occurrences(haystack: str, needle: str):
         start = haystack.find(needle, start + 1)
 
 
-class _Folded:
-    """The folded view of one summary, made once and only when a check needs it."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self._folded: str | None = None
-
-    @property
-    def value(self) -> str:
-        if self._folded is None:
-            self._folded = fold(self.text)
-        return self._folded
+def _secret_spans(view: View, needles: Needles, keyed: bool) -> list:
+    """Spans of the record's secrets in a summary (none without an acronym of the record's or a
+    key of its needles: the usual case)."""
+    if not needles.exact and not keyed:
+        return []
+    return list(_secret_spans_in(view, needles, keyed))
 
 
-def _secret_spans(text: str, narrowed: str, needles: Needles, view: _Folded):
-    """Spans of the record's secrets in ``text`` (``narrowed``: its full-width forms as ASCII).
-    Fast path: substring tests on the folded text; the position map is only built once
+def _secret_spans_in(view: View, needles: Needles, keyed: bool):
+    """Fast path: substring tests on the folded text; the position map is only built once
     something was seen."""
+    text, narrowed = view.text, view.narrowed
     if needles.exact:
         for kind, needle, weak in needles.exact:
             if needle in narrowed:
@@ -137,16 +126,10 @@ def _secret_spans(text: str, narrowed: str, needles: Needles, view: _Folded):
                         not weak or stands_as_name(narrowed, start, end, needle)
                     ):
                         yield start, end, kind, ""
-    # Folding only changes punctuation and spacing unless the text has accented or full-width
-    # letters, so a summary without any needle's key in its lower-case form has no match.
-    if view._folded is None and (text.isascii() or not _WIDE_RE.search(text)):
-        lowered = text.casefold()
-        for key in needles.keys:
-            if key in lowered:
-                break
-        else:
-            return
-    folded = view.value
+    # Every needle has one of the keys in its folded form: a summary without any has no match.
+    if not keyed:
+        return
+    folded = view.folded
     compact = folded.replace(" ", "") if needles.compact else ""
     hits = [(k, n, w) for k, n, w in needles.all_folded() if n in folded]
     compact_hits = [(k, n) for k, n in needles.compact if n in compact]
@@ -219,11 +202,6 @@ class Gate:
             self._matcher = NameMatcher(self.patterns)
         return self._matcher
 
-    def _directory_spans(self, text: str, narrowed: str, view: _Folded):
-        if not self.patterns:
-            return ()
-        return self.matcher.spans(text, narrowed, view.value)
-
     def scan_text(
         self,
         text: str,
@@ -238,20 +216,41 @@ class Gate:
             return []
         if needles is None:
             needles = secret_needles(secrets)
-        view = _Folded(text)
+        view = View(text)
+        keyed = _keyed(needles, [view])
+        return self._scan(view, lang, needles, _region(secrets.market), keyed, record)
+
+    def scan(
+        self, summaries: Mapping[str, str], secrets: RecordSecrets, *, record: Hashable = None
+    ) -> list[Finding]:
+        """Findings in the three public summaries (keys ``en``, ``zh``, ``zht``)."""
+        needles = secret_needles(secrets)
         region = _region(secrets.market)
-        # Full-width letters and digits read as ASCII, position for position.
-        narrowed = narrow(text)
+        views = [(lang, View(text)) for lang in LANGS if (text := summaries.get(lang))]
+        keyed = _keyed(needles, [view for _, view in views])
+        findings = []
+        for lang, view in views:
+            findings += self._scan(view, lang, needles, region, keyed, record)
+        return findings
+
+    def _scan(
+        self,
+        view: View,
+        lang: str,
+        needles: Needles,
+        region: str | None,
+        keyed: bool,
+        record: Hashable,
+    ) -> list[Finding]:
+        text = view.text
+        # The directory's pass runs first: it also finds the hints the generic checks read.
+        directory = _longest_first(self.matcher.spans(view)) if self.patterns else []
         # Within each tier the longest span goes first: "RMS.17.0000302129.1667" is the
         # reference, not the buyer's acronym at its start.
-        spans = [
-            *_longest_first(generic_spans(narrowed, region, high=True)),
-            *_longest_first(_secret_spans(text, narrowed, needles, view)),
-            *_longest_first(
-                self.matcher.spans(text, narrowed, view.value) if self.patterns else ()
-            ),
-            *_longest_first(generic_spans(narrowed, region, high=False)),
-        ]
+        spans = _longest_first(high_spans(view))
+        spans += _longest_first(_secret_spans(view, needles, keyed))
+        spans += directory
+        spans += _longest_first(low_spans(view, region))
         if not spans:
             return []
         allowed = self.allowances + self.record_allowances.get(record, ())
@@ -263,16 +262,14 @@ class Gate:
         findings.sort(key=lambda f: (f.start, f.kind))
         return findings
 
-    def scan(
-        self, summaries: Mapping[str, str], secrets: RecordSecrets, *, record: Hashable = None
-    ) -> list[Finding]:
-        """Findings in the three public summaries (keys ``en``, ``zh``, ``zht``)."""
-        needles = secret_needles(secrets)
-        findings = []
-        for lang in LANGS:
-            text = summaries.get(lang) or ""
-            findings += self.scan_text(text, lang, secrets, record=record, needles=needles)
-        return findings
+
+def _keyed(needles: Needles, views: list[View]) -> bool:
+    """Whether any of the summaries holds a key of the record's folded needles (one test on
+    the three folded texts together)."""
+    if not needles.keys:
+        return False
+    folded = "".join(view.folded for view in views)
+    return any(map(folded.__contains__, needles.keys))
 
 
 NO_DIRECTORY = Gate()

@@ -20,9 +20,11 @@ from collections.abc import Iterator
 
 from phonenumbers import Leniency, PhoneNumberMatcher
 
+from .bodies import body_spans
 from .numbers import cn_dates, numeric_spans, word_spans
 from .people import person_spans
 from .text import CONTROL_RE
+from .view import View
 from .words import BRAND_DOMAINS
 
 Span = tuple[int, int, str, str]
@@ -43,17 +45,21 @@ TLDS = (
     "|jp|kr|ch|se|dk|fi|pt|pl|app|dev|online|site|tech|asia|global"
 )
 EMAIL_RE = re.compile(r"[\w.+-]+\s?@\s?[\w-]+(?:\s?\.\s?[\w-]+)+")
-AT_HINT_RE = re.compile(r"[\[({]\s*at\s*[\])}]|\sat\s|\sdot\s", re.IGNORECASE)
+AT_HINT_RE = re.compile(
+    r"[\[({<]\s*at\s*[\])}>]|\sat\s|\sdot\s|[\[({]\s*(?:dot|\.)\s*[\])}]", re.IGNORECASE
+)
 # "jane [at] council [dot] gov [dot] uk", "tenders at gld dot gov dot hk": an address with
 # its signs written as words ends in a top-level domain.
-_AT = r"(?:[\[({]\s*at\s*[\])}]|\s+at\s+)"
-_DOT = r"(?:\s*\.\s*|\s*[\[({]\s*dot\s*[\])}]\s*|\s+dot\s+)"
+_AT = r"(?:[\[({<]\s*at\s*[\])}>]|\s+at\s+)"
+_DOT = r"(?:\s*\.\s*|\s*[\[({]\s*(?:dot|\.)\s*[\])}]\s*|\s+dot\s+)"
+# A dot written as a word or in brackets: "gld dot gov", "gld (dot) gov", "gld[.]gov".
+_SPELLED_DOT = r"(?:\s+dot\s+|\s*[\[({]\s*(?:dot|\.)\s*[\])}]\s*)"
 OBFUSCATED_EMAIL_RE = re.compile(
     rf"[\w.+-]+\s*{_AT}\s*[\w-]+(?:{_DOT}[\w-]+)*{_DOT}(?:{TLDS})\b", re.IGNORECASE
 )
 # "gld dot gov dot hk": a domain spelled out.
 SPELLED_DOMAIN_RE = re.compile(
-    rf"\b[a-z0-9-]+(?:\s+dot\s+[a-z0-9-]+)*\s+dot\s+(?:{TLDS})\b", re.IGNORECASE
+    rf"\b[a-z0-9-]+(?:{_SPELLED_DOT}[a-z0-9-]+)*{_SPELLED_DOT}(?:{TLDS})\b", re.IGNORECASE
 )
 URL_RE = re.compile(r"(?:https?://|ftp://|www\.)[^\s<>\"'，。）)]+", re.IGNORECASE)
 DOMAIN_RE = re.compile(
@@ -154,7 +160,7 @@ def _phones(text: str, runs: list[tuple[int, int]], region: str | None) -> Itera
         if p >= phone_end and _may_be_phone(text, p, q) and (phone := _phone_at(text, p, region)):
             phone_end = phone[1]
             yield phone
-    if "1" in text or "0800" in text:
+    if "13" in text or "1800" in text or "0800" in text:
         for m in VANITY_RE.finditer(text):
             found = m.group().rstrip(" -")
             if (m.start() == 0 or text[m.start() - 1] not in _ALNUM) and sum(
@@ -166,25 +172,6 @@ def _phones(text: str, runs: list[tuple[int, int]], region: str | None) -> Itera
 # --- the detectors, in priority order ----------------------------------------------------
 
 DIGITS_RE = re.compile(r"\d+")
-
-
-def _has_high_trigger(text: str) -> bool:
-    """Whether ``text`` has a character every high-tier finding needs (markup, e-mail, URL)."""
-    return (
-        "<" in text
-        or "&" in text
-        or "@" in text
-        or "://" in text
-        or "www." in text
-        or "WWW." in text
-        or "(" in text
-        or "[" in text
-        or "{" in text
-        or " at " in text
-        or " AT " in text
-        or " dot " in text
-        or " DOT " in text
-    )
 
 
 def _domains(text: str) -> Iterator[Span]:
@@ -207,37 +194,55 @@ def _domains(text: str) -> Iterator[Span]:
         yield m.start(), m.end(), "domain", ""
 
 
-def generic_spans(text: str, region: str | None, *, high: bool) -> Iterator[Span]:
-    """Spans of the generic kinds in ``text`` (full-width forms already narrowed). ``high``:
-    the kinds that outrank a record's secrets."""
-    if high:
-        if text.isprintable() and not _has_high_trigger(text):
-            return  # the usual case: nothing that could start markup, an address or a URL
-        if "<" in text or "&" in text:
-            for m in HTML_RE.finditer(text):
-                yield m.start(), m.end(), "html", ""
-        if not text.isprintable():
-            for m in CONTROL_RE.finditer(text):
-                yield m.start(), m.end(), "control_character", ""
-        if "@" in text:
-            for m in EMAIL_RE.finditer(text):
-                yield m.start(), m.end(), "email", ""
-        if AT_HINT_RE.search(text):
-            for m in OBFUSCATED_EMAIL_RE.finditer(text):
-                yield m.start(), m.end(), "email", "an address with its signs spelled out"
-            for m in SPELLED_DOMAIN_RE.finditer(text):
-                yield m.start(), m.end(), "domain", "a domain with its dots spelled out"
-        if "://" in text or "www." in text or "WWW." in text:
-            for m in URL_RE.finditer(text):
-                yield m.start(), m.end(), "url", ""
+def high_spans(view: View) -> list[Span]:
+    """Markup, control characters, e-mail addresses and URLs: the kinds that outrank a record's
+    secrets."""
+    if view.printable and "markup" not in view.hints:
+        return []  # the usual case: nothing that could start markup, an address or a URL
+    return list(_high_spans(view))
+
+
+def _high_spans(view: View) -> Iterator[Span]:
+    text = view.narrowed
+    if not view.printable:
+        for m in CONTROL_RE.finditer(text):
+            yield m.start(), m.end(), "control_character", ""
+    if "markup" not in view.hints:
         return
-    if TLD_HINT_RE.search(text):
-        yield from _domains(text)
-    yield from person_spans(text)
-    if "月" in text:
-        yield from cn_dates(text)
-    yield from word_spans(text)
+    if "<" in text or "&" in text:
+        for m in HTML_RE.finditer(text):
+            yield m.start(), m.end(), "html", ""
+    if "@" in text:
+        for m in EMAIL_RE.finditer(text):
+            yield m.start(), m.end(), "email", ""
+    if AT_HINT_RE.search(text):
+        for m in OBFUSCATED_EMAIL_RE.finditer(text):
+            yield m.start(), m.end(), "email", "an address with its signs spelled out"
+        for m in SPELLED_DOMAIN_RE.finditer(text):
+            yield m.start(), m.end(), "domain", "a domain with its dots spelled out"
+    if "://" in text or "www." in view.lowered:
+        for m in URL_RE.finditer(text):
+            yield m.start(), m.end(), "url", ""
+
+
+def low_spans(view: View, region: str | None) -> list[Span]:
+    """Domains, people, bodies by their shape, money, dates, references and phone numbers
+    (each family only when the text has what it needs)."""
+    text = view.narrowed
+    hints = view.hints
+    spans: list[Span] = []
+    if "." in text and TLD_HINT_RE.search(text):
+        spans.extend(_domains(text))
+    spans.extend(person_spans(view))
+    if "body" in hints:
+        spans.extend(body_spans(view))
+    cjk = not text.isascii()
+    if cjk and "月" in text:
+        spans.extend(cn_dates(text))
+    if cjk or "number_words" in hints or view.has_month:
+        spans.extend(word_spans(view))
     runs = [m.span() for m in DIGITS_RE.finditer(text)]
     if runs:
-        yield from numeric_spans(text, runs)
-        yield from _phones(text, runs, region)
+        spans.extend(numeric_spans(view, runs))
+        spans.extend(_phones(text, runs, region))
+    return spans

@@ -31,6 +31,7 @@ import ahocorasick_rs
 
 from ..chinese import to_simplified, to_traditional
 from .text import fold, fold_map, narrow
+from .view import TRIGGER_WORDS, View
 from .words import COMMON_ACRONYMS, ORDINARY_SENSES, ORDINARY_WORDS, word_set
 
 Span = tuple[int, int, str, str]
@@ -85,7 +86,14 @@ GENERIC_CJK = word_set(
     "总办事处 政府 医院 学校 委员会 管理局 事务局 服务部 客户服务部 市场部 法律部 审计部 "
     "採購部 採購組 採購科 採購處 財務部 財務處 財務科 總務部 總務處 人力資源部 工程處 "
     "資訊科技部 資訊技術部 管理處 辦公室 秘書處 總辦事處 醫院 學校 委員會 事務局 服務部 "
-    "客戶服務部 市場部 審計部"
+    "客戶服務部 市場部 審計部 "
+    # What a place's name leaves when taken off an official one (香港公共圖書館, 新加坡國立大學):
+    # ordinary terms, not names.
+    "公共圖書館 公共图书馆 文化博物館 文化博物馆 設計中心 设计中心 房屋協會 房屋协会 "
+    "中文大學 中文大学 理工大學 理工大学 城市大學 城市大学 科技大學 科技大学 教育大學 "
+    "教育大学 兒童醫院 儿童医院 鐵路有限公司 铁路有限公司 旅遊學院 旅游学院 "
+    "旅遊大學 旅游大学 國立大學 国立大学 理工學院 理工学院 管理大學 管理大学 武裝部隊 武装部队 "
+    "都會大學 都会大学 藝術館 艺术馆 科學館 科学馆 警察部隊 警察部队"
 )
 
 
@@ -352,6 +360,8 @@ def _written_as_name(span: str, capitals: frozenset[str]) -> bool:
     """Whether a span is written as the directory writes the name: each word the directory
     capitalises has a capital ("Olympic Park Authority", "OLYMPIC PARK AUTHORITY", "Services
     publics et Approvisionnement Canada"), never "housing authority" or "Housing authority"."""
+    if not capitals:
+        return True  # the directory writes it in lower case ("buy.nsw"): any case counts
     words = _LETTERS_RE.findall(span)
     has_capital = [any(c.isupper() for c in w) for w in words]
     return any(has_capital) and all(
@@ -360,24 +370,27 @@ def _written_as_name(span: str, capitals: frozenset[str]) -> bool:
 
 
 class NameMatcher:
-    """Two automata over a directory's patterns: folded (names) and exact (abbreviations)."""
+    """Two automata over a directory's patterns: folded (names, with the generic checks'
+    trigger words after them, so one pass also gives the summary's ``hints``) and exact
+    (abbreviations)."""
 
     def __init__(self, patterns: Iterable[Pattern]):
         patterns = list(patterns)
         self.exact_patterns = [p for p in patterns if p.rule in ("strong", "weak")]
         self.folded_patterns = [p for p in patterns if p.rule not in ("strong", "weak")]
-        self.exact = self._automaton(self.exact_patterns)
-        self.folded = self._automaton(self.folded_patterns)
+        self.exact = self._automaton([p.needle for p in self.exact_patterns])
+        self.folded = self._automaton([p.needle for p in self.folded_patterns] + TRIGGER_WORDS)
 
     @staticmethod
-    def _automaton(patterns: list[Pattern]):
-        if not patterns:
+    def _automaton(needles: list[str]):
+        if not needles:
             return None
-        return ahocorasick_rs.AhoCorasick([p.needle for p in patterns])
+        return ahocorasick_rs.AhoCorasick(needles)
 
-    def spans(self, text: str, narrowed: str, folded: str) -> Iterator[Span]:
-        """Directory names in ``text`` (``narrowed``: its full-width forms as ASCII, ``folded``:
-        ``fold(text)``)."""
+    def spans(self, view: View) -> list[Span]:
+        """Directory names in a summary (and its ``hints`` set on the way)."""
+        text, narrowed, folded = view.text, view.narrowed, view.folded
+        spans = []
         if self.exact is not None:
             for index, start, end in self.exact.find_matches_as_indexes(narrowed, overlapping=True):
                 pattern = self.exact_patterns[index]
@@ -387,16 +400,17 @@ class NameMatcher:
                     narrowed, start, end, pattern.needle
                 ):
                     continue
-                yield start, end, pattern.kind, pattern.why
-        if self.folded is None:
-            return
-        hits = [
-            (start, end, self.folded_patterns[index])
-            for index, start, end in self.folded.find_matches_as_indexes(folded, overlapping=True)
-            if _bounded(folded, start, end)
-        ]
+                spans.append((start, end, pattern.kind, pattern.why))
+        names = len(self.folded_patterns)
+        hits, triggers = [], []
+        for index, start, end in self.folded.find_matches_as_indexes(folded, overlapping=True):
+            if index >= names:
+                triggers.append(index - names)
+            elif _bounded(folded, start, end):
+                hits.append((start, end, self.folded_patterns[index]))
+        view.set_hints(triggers)
         if not hits:
-            return
+            return spans
         _, where = fold_map(text)
         for start, end, pattern in hits:
             begin, finish = where[start], where[end - 1] + 1
@@ -406,4 +420,5 @@ class NameMatcher:
                 narrow(text[begin:finish]), pattern.capitals
             ):
                 continue
-            yield begin, finish, pattern.kind, pattern.why
+            spans.append((begin, finish, pattern.kind, pattern.why))
+        return spans

@@ -12,7 +12,8 @@ what it is *not*: model numbers and standards (R410A, IEC 62443-3-3, GB50016-201
 import re
 from collections.abc import Iterator
 
-from .text import MONTHS
+from .text import FOREIGN_MONTHS, MONTHS
+from .view import View
 from .words import word_set
 
 Span = tuple[int, int, str, str]
@@ -24,7 +25,7 @@ _ALNUM = _LETTERS | frozenset("0123456789")
 
 _NUM = r"\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # Scales in any case: "1.2M", "£2m", "$5K", "3 bn", "4.5 million".
-_SCALE = r"(?:\s?(?i:millions?|billions?|thousands?|mil|mln|mn|bn|m|k|b)\b)?"
+_SCALE = r"(?:\s?(?i:millions?|billions?|thousands?|mil|mln|mio|mrd|mn|bn|m|k|b)\b\.?)?"
 _CODES = "HKD|USD|SGD|GBP|EUR|AUD|CAD|MOP|CNY|RMB|NZD|JPY|CHF"
 _COUNTRY = (
     r"(?:hong kong|hk|singapore|singaporean|us|u\.s\.|american|australian|canadian"
@@ -40,22 +41,25 @@ _CN_CURRENCY = (
 # Every currency but the bare 元 may stand before the amount: "新加坡元123万", "澳门币45万".
 _CN_PREFIX = _CN_CURRENCY.removesuffix("|元")
 MONEY_BEFORE_RE = re.compile(
-    rf"(?:{_SYMBOLS}|(?<![A-Za-z])(?:{_CODES})|{_CN_PREFIX})\s?(?:\$\s?)?$"
+    rf"(?:{_SYMBOLS}|(?<![A-Za-z])(?i:{_CODES}|patacas?)|{_CN_PREFIX})\s?(?:\$\s?)?$"
 )
 MONEY_NUMBER_RE = re.compile(rf"(?:{_NUM})(?:\s?(?:{_CN_SCALE})|{_SCALE})?")
 # The amount with its currency after it: "1.5 million euros", "1.2 million Hong Kong dollars",
 # "150万港元".
 MONEY_AFTER_RE = re.compile(
-    rf"(?:{_NUM}){_SCALE}\s?(?:(?:{_CODES})\b|(?i:{_WORDS})\b)"
+    rf"(?:{_NUM}){_SCALE}\s?(?:(?:{_CODES})\b|(?i:{_WORDS})\b|[€£¥￥]|\$(?!\d))"
     rf"|(?:{_NUM})\s*(?:{_CN_SCALE})?\s*(?:{_CN_CURRENCY})"
 )
 # A word that makes the next number an amount, currency or not: "budget of 4.2 million".
 MONEY_CUE_RE = re.compile(
-    r"(?:(?i:\b(?:budget(?:ed)?|valued|worth|estimated (?:value|cost)|contract value"
-    r"|total value|cost of|sum of|ceiling of)\b)(?i:\s+(?:of|is|at|around|about|approx\.?"
-    r"|approximately|some|roughly|up to|over))*"
-    r"|预算|預算|金额|金額|价值|價值|造价|造價|总值|總值|合约额|合約額|标价|標價)"
-    r"\s*(?:[:：]|约|約|为|為|達|达)?\s*$"
+    r"(?:(?i:\b(?:budget(?:ed)?|valued|worth|estimated (?:value|cost)"
+    r"|(?:contract|total|estimated|indicative|maximum) value|cost of|sum of|ceiling(?: of)?"
+    r"|(?:indicative |total |planned )?spend(?: of)?|funding(?: of)?|allocation(?: of)?"
+    r"|(?:expected|estimated) to cost|costs? (?:about|around|approximately|roughly))\b)"
+    r"(?i:\s+(?:of|is|at|around|about|approx\.?|approximately|some|roughly|up to|over))*"
+    r"|预算|預算|金额|金額|价值|價值|造价|造價|总值|總值|总额|總額|合约额|合約額|标价|標價"
+    r"|拨款|撥款|费用|費用|上限)"
+    r"\s*(?:[:：]|约|約|为|為|達|达|約為|约为)?\s*$"
 )
 CUE_NUMBER_RE = re.compile(
     rf"(?:{_NUM})(?:\s?(?i:millions?|billions?|mil|mln|mn|bn|m|k)\b|\s?(?:{_CN_SCALE}))"
@@ -68,20 +72,28 @@ _NUMBER_WORDS = (
 )
 WORD_MONEY_RE = re.compile(
     rf"(?i:(?:\b(?:{_CODES}|{_SYMBOLS})\s?)?\b(?:(?:{_NUMBER_WORDS})[\s-]+)+"
-    rf"(?:thousand|million|billion)\b(?:\s+(?:{_WORDS})\b)?)"
+    rf"(?:thousand|million|billion)\b(?:\s+(?:{_WORDS}|{_CODES})\b)?)"
 )
+# What makes an amount in words money: a currency after it or before it.
+_WORDS_TAIL_RE = re.compile(rf"(?i:{_WORDS}|{_CODES})\s*$")
+_WORDS_HEAD_RE = re.compile(rf"(?i:{_CODES}|{_SYMBOLS})")
 # Amounts in Chinese numerals with a currency: "一百二十三万元", "港币一百万".
-_CN_NUMERALS = "零〇一二两兩三四五六七八九十百千万萬亿億"
+# Formal numerals (壹佰貳拾萬) and a decimal point (一點二億) too.
+_CN_NUMERALS = "零〇一二两兩三四五六七八九十百千万萬亿億壹贰貳叁參肆伍陆陸柒捌玖拾佰仟点點"
+_CN_SCALES = "十百千万萬亿億拾佰仟"
 CN_WORD_MONEY_RE = re.compile(
-    rf"(?:{_CN_PREFIX})[{_CN_NUMERALS}]*[十百千万萬亿億][{_CN_NUMERALS}]*"
-    rf"|[{_CN_NUMERALS}]*[十百千万萬亿億][{_CN_NUMERALS}]*(?:{_CN_CURRENCY})"
+    rf"(?:{_CN_PREFIX})[{_CN_NUMERALS}]*[{_CN_SCALES}][{_CN_NUMERALS}]*"
+    rf"|[{_CN_NUMERALS}]*[{_CN_SCALES}][{_CN_NUMERALS}]*(?:{_CN_CURRENCY})"
 )
+# An amount in Chinese numerals without a currency, money after a word about the budget.
+CN_NUMERAL_AMOUNT_RE = re.compile(rf"[{_CN_NUMERALS}]*[万萬亿億][{_CN_NUMERALS}]*")
 
 # --- dates ------------------------------------------------------------------------------
 
 _MONTH_FORMS = sorted(
     {form for m in MONTHS for form in (m, m[:3], "Sept")}
-    | {form.upper() for m in MONTHS for form in (m, m[:3])},
+    | {form.upper() for m in MONTHS for form in (m, m[:3])}
+    | {form for m in FOREIGN_MONTHS for form in (m, m.capitalize())},
     key=len,
     reverse=True,
 )
@@ -103,8 +115,8 @@ DATE_AT_RE = re.compile(
     rf"(?![\d/.-]\d){_NOT_UNIT}"
     # 20261210
     r"|20[2-4]\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)"
-    # 15 April 2026, 15th of April, 15 Apr. 2026
-    rf"|{_DAY}\s+(?:of\s+)?{_MONTH}\b\.?(?:,?\s+\d{{4}}\b)?"
+    # 15 April 2026, 15th of April, 15 Apr. 2026, 15-Apr-26, 15 avril 2026, 15 de Abril de 2026
+    rf"|{_DAY}(?:\s+|-)(?:of\s+|de\s+)?{_MONTH}\b\.?(?:(?:,?\s+(?:de\s+)?|-)(?:\d{{4}}|[23]\d)\b)?"
     # 2026年4月15日, 4月15日
     r"|(?:\d{2,4}\s*年\s*)?\d{1,2}\s*月\s*\d{1,2}\s*[日号號]"
 )
@@ -116,20 +128,30 @@ CN_DATE_RE = re.compile(
 )
 # A day and month without a year only count after a word about a deadline: "close 4/12",
 # "截标日期：18/12", "by 4.12"; elsewhere "4/12" is a ratio, a size or a schedule.
+# Between the word and the date, a weekday or a time may stand: "return by Thu 17/12",
+# "no later than 12pm, 17/12", "submissions close Friday 17/12".
+_DAY_OR_TIME = (
+    r"(?i:\s+(?:on\s+|at\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?|noon|midday|midnight"
+    r"|\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm|hrs|h)|the)\b\.?,?)*"
+)
 DEADLINE_CUE_RE = re.compile(
     r"(?:(?i:\b(?:clos(?:e|es|ed|ing)(?: date)?|deadline|due(?: date)?|due by|by|before"
     r"|until|till|no later than|on or before|submit(?:ted)?(?: by)?|submissions?(?: by)?"
-    r"|lodge(?:ment)?(?: by)?|returns?(?: by)?|expires?|ends?|on)\b)"
+    r"|lodged?(?:ment)?(?: by)?|returns?(?: by)?|returnable(?: by)?|received by|expires?|ends?"
+    r"|on)\b)"
+    rf"{_DAY_OR_TIME}"
     r"|截标|截標|截止|限期|届满|屆滿|开标|開標|提交|递交|遞交|交标|交標)"
     r"(?:日期|时间|時間)?\s*(?:[:：]|为|為|于|於|on)?\s*$"
 )
+# Day and month (or month and day, when the day is over 12: "12/17").
 DAY_MONTH_RE = re.compile(
     r"(?:[12]\d|3[01]|0?[1-9])[/.-](?:1[0-2]|0?[1-9])(?![\d/.-]?\d)"
+    r"|(?:1[0-2]|0?[1-9])[/.-](?:1[3-9]|2\d|3[01])(?![\d/.-]?\d)"
     r"|(?:1[0-2]|0?[1-9])\s*月\s*(?:[12]\d|3[01]|0?[1-9])(?!\d)"
 )
-# "18/12前" or "18/12之前": before a date, in Chinese.
+# "18/12前", "12.17截止" or "18/12之前": before a date, in Chinese.
 DAY_MONTH_BEFORE_RE = re.compile(
-    r"(?:[12]\d|3[01]|0?[1-9])[/.-](?:1[0-2]|0?[1-9])\s*(?:或)?(?:之前|前|截止|截标|截標)"
+    r"(?:[12]\d|3[01]|0?[1-9])[/.-](?:[12]\d|3[01]|0?[1-9])\s*(?:或)?(?:之前|前|截止|截标|截標)"
 )
 _ORDINAL_WORDS = (
     "(?:(?:twenty|thirty)[\\s-])?(?:first|second|third|fourth|fifth|sixth|seventh|eighth"
@@ -155,7 +177,7 @@ STANDARDS = word_set(
     "ISO IEC EN BS AS NZS ASTM IEEE ANSI DIN PAS CSA UL NFPA HTM IP ITU RFC IFRS GB GBT JIS "
     "MIL STD RS DN PN SAE API ASME AWS NEMA ETSI ASHRAE TIA EIA IPC JEDEC AASHTO NACE FCC "
     "CE IK NEN BSEN ASNZS CAT USB DDR PCIE HDMI SFP QSFP LTE OHSAS BREEAM LEED NABERS HQE "
-    "CIBSE BSRIA NHBC CIE IES NEC FIDIC JCT"
+    "CIBSE BSRIA NHBC CIE IES NEC FIDIC JCT PE PP PEX"
 )
 # Cited with a space only ("SS 554", "CP 83"): as a token's head they start references.
 SPACED_STANDARDS = STANDARDS | word_set("SS CP TR TS EC ES")
@@ -252,6 +274,16 @@ def _word_before(text: str, start: int) -> str:
     return text[begin:end]
 
 
+_PRODUCT_LINE_RE = re.compile(r"[A-Z][a-z]+[A-Z][A-Za-z]*")
+
+
+def product_before(text: str, start: int) -> bool:
+    """Whether a product line written in camel case stands just before ``start``: "ProLiant
+    DL380", "PowerEdge R760", "ThinkPad T14" are models, not references."""
+    word = _word_before(text, start)
+    return bool(word) and _PRODUCT_LINE_RE.fullmatch(word) is not None
+
+
 def standard_before(text: str, start: int) -> bool:
     """Whether a standards body is cited just before ``start`` ("IEC 62443-3-3")."""
     word = _word_before(text, start)
@@ -259,7 +291,9 @@ def standard_before(text: str, start: int) -> bool:
 
 
 _MONTH_WORDS = frozenset(_MONTH_FORMS)
-_MONEY_TAIL = frozenset("$£€¥￥币幣元镑鎊圓金ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# The last character of a currency written before an amount (symbols, codes in either case,
+# "patacas", Chinese currencies).
+_MONEY_TAIL = frozenset("$£€¥￥币幣元镑鎊圓金ABCDEFGHIJKLMNOPQRSTUVWXYZdpryfbsa")
 # Words after a number that make it a quantity ("contract 120 sites"), not a serial.
 _QUANTITY_FOLLOWERS = word_set(
     "units unit sites site months month years year weeks week days day hours hour lots lot "
@@ -306,7 +340,8 @@ def _next_word(text: str, end: int) -> str:
 # ("Tender No. 4471"), or bare ("tender 124/2026", "notice 0458", "Quote T41").
 _LABEL_WORDS = word_set(
     "ref reference tender tenders contract notice file quotation quote rft rfq rfp itt eoi bid "
-    "solicitation requisition project case po order"
+    "solicitation requisition project case po order opportunity rfx itq itb rfi rfs job "
+    "procurement purchase"
 )
 _NUMBER_WORDS_AFTER_LABEL = word_set("no number nr id")
 _CN_STRONG_LABELS = ("编号", "編號", "档号", "檔號", "文号", "文號", "号码", "號碼")
@@ -323,6 +358,14 @@ def _word_ending_at(text: str, end: int) -> tuple[str, int]:
     return text[start:end].lower(), start
 
 
+def _year_or_period(token: str) -> bool:
+    """ "2026", "2026-27", "2026/2027": a year or a period, not a serial ("2026-08" is one)."""
+    if not _YEAR_RE.fullmatch(token):
+        return False
+    first, _, second = token.replace("/", "-").partition("-")
+    return not second or int(second[-2:]) == (int(first) + 1) % 100
+
+
 def labelled_reference(text: str, start: int, end: int) -> bool:
     """Whether a label ends just before the token text[start:end]: "Ref. No.", "Tender number:",
     "编号" make any code a reference; a bare "tender", "notice" or "Quote" makes a code with a
@@ -330,7 +373,14 @@ def labelled_reference(text: str, start: int, end: int) -> bool:
     word, word_start = _word_ending_at(text, start)
     head = text[max(0, start - 6) : start].rstrip(" :：#")
     numbered = word in _NUMBER_WORDS_AFTER_LABEL or text[start - 1 : start] == "#"
-    if numbered and _word_ending_at(text, word_start)[0] in _LABEL_WORDS:
+    if (
+        numbered
+        and (
+            _word_ending_at(text, word_start)[0] in _LABEL_WORDS
+            # Any "... No. 55120", "... ID 88123": a serial of three digits or more.
+            or sum(c.isdigit() for c in text[start:end]) >= 3
+        )
+    ):
         return True
     if word in ("ref", "reference") or head.endswith(_CN_STRONG_LABELS):
         return True
@@ -338,7 +388,7 @@ def labelled_reference(text: str, start: int, end: int) -> bool:
         return False
     token = text[start:end]
     digits = sum(c.isdigit() for c in token)
-    if digits < 2 or _YEAR_RE.fullmatch(token):
+    if digits < 2 or _year_or_period(token):
         return False
     if token.isdigit() and token[0] != "0":
         follower = _next_word(text, end)
@@ -359,33 +409,64 @@ def office_before(text: str, start: int, end: int) -> int:
     return -1
 
 
-def numeric_spans(text: str, runs: list[tuple[int, int]]) -> Iterator[Span]:
-    """Money, dates and reference-like codes, checked at each run of digits."""
+_DATE_NEXT = frozenset("-/.")
+_SUFFIX_START = frozenset(" snrt")
+
+
+def numeric_spans(view: View, runs: list[tuple[int, int]]) -> Iterator[Span]:
+    """Money, dates and reference-like codes, checked at each run of digits. The patterns are
+    only tried where what follows the run could continue them (cheap tests first)."""
+    text = view.narrowed
+    size = len(text)
+    exact = not view.printable  # other white space than plain spaces: try every pattern
+    hints = view.hints
+    currency = "currency" in hints
+    cue = "budget" in hints
+    cn_month = "月" in text
     token_end = -1
     for p, q in runs:
+        after = text[q] if q < size else ""
         starts_word = p == 0 or text[p - 1] not in _ALNUM
         if starts_word:
-            if m := DATE_AT_RE.match(text, p):
+            if (
+                exact
+                or after in _DATE_NEXT
+                or q - p == 8
+                or (cn_month and after in " 年月")
+                or (after in _SUFFIX_START and view.has_month)
+            ) and (m := DATE_AT_RE.match(text, p)):
                 yield p, m.end(), "date", ""
-            elif (m := DAY_MONTH_RE.match(text, p)) and (
-                DEADLINE_CUE_RE.search(text, max(0, p - 30), p)
-                or DAY_MONTH_BEFORE_RE.match(text, p)
+            elif (
+                (exact or after in _DATE_NEXT or (cn_month and after in " 月"))
+                and (m := DAY_MONTH_RE.match(text, p))
+                and (
+                    DEADLINE_CUE_RE.search(text, max(0, p - 30), p)
+                    or DAY_MONTH_BEFORE_RE.match(text, p)
+                )
             ):
                 yield p, m.end(), "date", "a day and month after a word about the deadline"
-            if m := MONEY_AFTER_RE.match(text, p):
+            if currency and (m := MONEY_AFTER_RE.match(text, p)):
                 yield p, m.end(), "money", ""
-            elif (m := CUE_NUMBER_RE.match(text, p)) and MONEY_CUE_RE.search(
-                text, max(0, p - 40), p
+            elif (
+                cue
+                and (m := CUE_NUMBER_RE.match(text, p))
+                and MONEY_CUE_RE.search(text, max(0, p - 40), p)
             ):
                 yield p, m.end(), "money", "a number after a word about the budget or value"
         if (
             (b := money_before(text, p)) >= 0
             and (m := MONEY_NUMBER_RE.match(text, p))
             # "CAD 3D models" is design software, not Canadian dollars.
-            and (m.end() >= len(text) or text[m.end()] not in _LETTERS)
+            and (m.end() >= size or text[m.end()] not in _LETTERS)
         ):
             yield b, m.end(), "money", ""
-        if (b := month_before(text, p)) >= 0 and (m := DAY_YEAR_RE.match(text, p)):
+        if (
+            p
+            and (exact or text[p - 1] == " ")
+            and view.has_month
+            and (b := month_before(text, p)) >= 0
+            and (m := DAY_YEAR_RE.match(text, p))
+        ):
             yield b, m.end(), "date", ""
         if q - p == 4 and (m := TED_RE.match(text, p)):
             yield p, m.end(), "reference_like", ""
@@ -404,6 +485,7 @@ def numeric_spans(text: str, runs: list[tuple[int, int]]) -> Iterator[Span]:
             elif (
                 is_reference_like(token)
                 and not standard_before(text, start)
+                and not product_before(text, start)
                 and not (token[0].isdigit() and UNIT_AFTER_RE.match(text, token_end))
             ):
                 yield start, token_end, "reference_like", ""
@@ -418,24 +500,32 @@ def numeric_spans(text: str, runs: list[tuple[int, int]]) -> Iterator[Span]:
                 yield first, m.end(), "reference_like", "a numbered document (第…号)"
 
 
-def word_spans(text: str) -> Iterator[Span]:
+_CN_SCALE_HINT_RE = re.compile("[十百千万萬亿億拾佰仟]")
+
+
+def word_spans(view: View) -> Iterator[Span]:
     """Amounts and dates written in words."""
-    if "illion" in text or "housand" in text or "ILLION" in text:
+    text = view.narrowed
+    if "number_words" in view.hints:
         for m in WORD_MONEY_RE.finditer(text):
             found = m.group()
             words = found.lower()
             # A currency before or after, or a budget word before, makes it money:
             # "four point two million dollars", but not "two million residents".
             if (
-                re.search(rf"(?i:{_WORDS})\s*$", words)
-                or re.match(rf"(?:{_CODES}|{_SYMBOLS})", found, re.IGNORECASE)
+                _WORDS_TAIL_RE.search(words)
+                or _WORDS_HEAD_RE.match(found)
                 or MONEY_CUE_RE.search(text, max(0, m.start() - 40), m.start())
             ):
                 yield m.start(), m.end(), "money", "an amount written in words"
-    if any(c in text for c in "十百千万萬亿億"):
+    if not text.isascii() and _CN_SCALE_HINT_RE.search(text):
         for m in CN_WORD_MONEY_RE.finditer(text):
             yield m.start(), m.end(), "money", "an amount in Chinese numerals"
-    if MONTH_WORD_RE.search(text):
+        if "budget" in view.hints:
+            for m in CN_NUMERAL_AMOUNT_RE.finditer(text):
+                if MONEY_CUE_RE.search(text, max(0, m.start() - 12), m.start()):
+                    yield m.start(), m.end(), "money", "an amount after a word about the budget"
+    if view.has_month:
         for m in WORD_DATE_RE.finditer(text):
             yield m.start(), m.end(), "date", "a date written in words"
 

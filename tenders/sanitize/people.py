@@ -7,14 +7,23 @@ and honorifics used as words (女士制服, ladies' uniforms) are not people.
 import re
 from collections.abc import Iterator
 
+from .text import MONTHS
+from .view import View
 from .words import (
+    AMBIGUOUS_GIVEN,
     BRAND_PERSONS,
     CHINESE_FAMILY_NAMES,
+    CONTACT_LABELS,
     FAMILY_NAMES,
     GIVEN_NAMES,
+    GIVEN_SYLLABLES,
     ORDINARY_WORDS,
+    PLACE_SYLLABLES,
+    ROMANISED_FAMILY_NAMES,
     word_set,
 )
+
+_MONTHS = frozenset(MONTHS)
 
 Span = tuple[int, int, str, str]
 
@@ -30,22 +39,8 @@ _CN_GOODS = (
 PERSON_CN_RE = re.compile(
     rf"[{CHINESE_FAMILY_NAMES}][\u4e00-\u9fff]{{0,2}}?(?:{_CN_HONORIFIC})(?!{_CN_GOODS})"
 )
+HONORIFIC_HINT_RE = re.compile(r"M(?:r|s|iss|x)|Dr|Prof")
 _NAME = r"[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2}"
-# Labels before a person's name, found with str.find in the lower-case text; the name after
-# one is matched where the label ends.
-CONTACT_LABELS = (
-    "contact",
-    "attention",
-    "attn",
-    "enquiries",
-    "ask for",
-    "speak to",
-    "call",
-    "email",
-    "e-mail",
-    "write to",
-    "officer",
-)
 CONTACT_NAME_RE = re.compile(rf"(?:\s+(?:person|to|in\s+charge))?\.?\s*[:：,-]?\s*({_NAME})")
 CN_CONTACT_LABEL_RE = re.compile(
     r"(?:联系人|聯繫人|联络人|聯絡人|联络|聯絡|查询|查詢|负责人|負責人|经办人|經辦人)"
@@ -53,29 +48,29 @@ CN_CONTACT_LABEL_RE = re.compile(
 )
 # Two capitalised words side by side (word boundaries checked by hand: a pattern that starts
 # with a character class lets the regex engine skip ahead fast).
-_PAIR_RE = re.compile(r"([A-Z][a-z]+) ([A-Z][a-z]+)")
-_CN_HONORIFIC_HINT_RE = re.compile(_CN_HONORIFIC)
-_CN_LABEL_HINT_RE = re.compile("联|聯|查|负责|負責|经办|經辦")
 _NOT_NAMES = word_set("The This That These Those Each Every Contact Call")
 
 
-_HONORIFICS = ("Mr", "Ms", "Miss", "Mx", "Dr", "Prof")
+_CN_HONORIFIC_HINT_RE = re.compile(_CN_HONORIFIC)
+_CN_LABEL_HINT_RE = re.compile("联|聯|查|负责|負責|经办|經辦")
 
 
-def person_spans(text: str) -> Iterator[Span]:
+def person_spans(view: View) -> Iterator[Span]:
+    text = view.narrowed
     # Each check is guarded by substring tests done in C: most summaries name nobody.
-    if any(map(text.__contains__, _HONORIFICS)):
+    if HONORIFIC_HINT_RE.search(text):
         for m in PERSON_RE.finditer(text):
             if m.start() and text[m.start() - 1].isalnum():
                 continue
             if m.group() in BRAND_PERSONS or " ".join(m.group().split()[:2]) in BRAND_PERSONS:
                 continue
             yield m.start(), m.end(), "person_name", "a name after an honorific"
-    if _CN_HONORIFIC_HINT_RE.search(text):
+    cjk = not text.isascii()
+    if cjk and _CN_HONORIFIC_HINT_RE.search(text):
         for m in PERSON_CN_RE.finditer(text):
             yield m.start(), m.end(), "person_name", "a family name with an honorific"
-    lowered = text.lower()
-    for label in CONTACT_LABELS if any(map(lowered.__contains__, CONTACT_LABELS)) else ():
+    lowered = view.lowered
+    for label in CONTACT_LABELS if "contact" in view.hints else ():
         at = lowered.find(label)
         while at != -1:
             boundary = at == 0 or not lowered[at - 1].isalnum()
@@ -87,12 +82,72 @@ def person_spans(text: str) -> Iterator[Span]:
                 ):
                     yield m.start(1), m.end(1), "person_name", "a name after a contact label"
             at = lowered.find(label, at + 1)
-    if _CN_LABEL_HINT_RE.search(text):
+    if cjk and _CN_LABEL_HINT_RE.search(text):
         for m in CN_CONTACT_LABEL_RE.finditer(text):
             yield m.start(1), m.end(1), "person_name", "a name after a contact label"
-    for m in () if GIVEN_NAMES.isdisjoint(text.split()) else _PAIR_RE.finditer(text):
+    hints = view.hints
+    if "given_name" in hints or "family_name" in hints:
+        yield from _names(text)
+
+
+# A capitalised word, a hyphenated given name ("Jean-Pierre", "Tai-man") or a family name
+# with a prefix ("O'Connor", "McDonald").
+_WORD = r"(?:O['’]|Mc|Mac)?[A-Z][a-z]+(?:-[A-Za-z][a-z]+)?"
+_NAME_RUN_RE = re.compile(rf"{_WORD}(?: {_WORD}){{1,2}}")
+_SURNAME_PREFIX_RE = re.compile(r"(?:O['’]|Mc|Mac)[A-Z][a-z]+")
+# Words after a given name that make it a place or a thing ("Victoria Park", "Mary Rose").
+_NOT_SURNAMES = word_set(
+    "Road Street Avenue Lane Drive Park Square Place Court Gardens Garden Hall House Tower "
+    "Building Centre Center Bridge Station Harbour Hospital School College University Church "
+    "Estate Terrace Close Way Hill Bay Island Beach Valley River Lake Museum Theatre Library "
+    "Stadium Arena Market Mall Plaza Line Rose"
+)
+
+
+def _given(word: str) -> bool:
+    first, _, second = word.partition("-")
+    return first in GIVEN_NAMES and (not second or second[0].isupper())
+
+
+def _surname(word: str, strict: bool) -> bool:
+    if word in FAMILY_NAMES or _SURNAME_PREFIX_RE.fullmatch(word):
+        return True
+    if strict or word in _NOT_SURNAMES or word in _NOT_NAMES or "-" in word:
+        return False
+    return len(word) >= 3 and word.lower() not in ORDINARY_WORDS and word not in _MONTHS
+
+
+def _syllables(words: list[str]) -> bool:
+    """ "Ka Wai", "Wei Ming", "Tai-man": a romanised Chinese given name."""
+    parts = [p.lower() for w in words for p in w.split("-")]
+    return (
+        len(parts) == 2
+        and all(p in GIVEN_SYLLABLES for p in parts)
+        and not any(p in PLACE_SYLLABLES for p in parts)
+    )
+
+
+def _names(text: str) -> Iterator[Span]:
+    """People named without an honorific or a label: a known given name beside a family name
+    ("Mary Wong", "Liam O'Connor", "Jean-Pierre Tremblay"), or a Chinese family name first
+    with a romanised given name ("Lee Ka Wai", "Chan Tai-man")."""
+    for m in _NAME_RUN_RE.finditer(text):
         start, end = m.span()
         if (start and text[start - 1].isalpha()) or (end < len(text) and text[end].isalpha()):
             continue
-        if m.group(1) in GIVEN_NAMES and m.group(2) in FAMILY_NAMES:
-            yield m.start(), m.end(), "person_name", "a given name beside a family name"
+        words = m.group().split(" ")
+        for i in range(len(words) - 1):
+            first, second = words[i], words[i + 1]
+            if _given(first) and _surname(second, strict=first in AMBIGUOUS_GIVEN):
+                begin = start + sum(len(w) + 1 for w in words[:i])
+                yield (
+                    begin,
+                    begin + len(first) + 1 + len(second),
+                    "person_name",
+                    ("a given name beside a family name"),
+                )
+                break
+            if first in ROMANISED_FAMILY_NAMES and _syllables(words[i + 1 :]):
+                begin = start + sum(len(w) + 1 for w in words[:i])
+                yield begin, end, "person_name", "a Chinese family name and given name"
+                break

@@ -29,11 +29,12 @@ from .words import ORDINARY_WORDS
 _DIGIT_RUN_RE = re.compile(r"\d+")
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]*")
-# first.last@ just before an "@" (searched in a short window ending at each "@").
-_NAMED_MAILBOX_RE = re.compile(r"(?<![\w.])([A-Za-z]{2,})[._]([A-Za-z]{2,})$")
+# first.last before an "@": the mailbox is read back from each "@" and matched whole.
+_NAMED_MAILBOX_RE = re.compile(r"([A-Za-z]{2,})[._]([A-Za-z]{2,})")
 _HONORIFIC_RE = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof)\.?\s+([A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+)"
 )
+_HONORIFIC_HINT_RE = re.compile(r"M(?:r|s|iss|x)|Dr|Prof")
 # "Contact: Peter Tan", "Contact person - Mary Wong", "联系人：李小明" in the private notice:
 # the labels are found with str.find in the lower-case text, the name after one with a match.
 _LABELS = ("contact", "attention", "attn", "enquiries", "officer", "name")
@@ -148,10 +149,14 @@ def contact_names_in(text: str) -> tuple[str, ...]:
     names: list[str] = []
     at = text.find("@")
     while at != -1:
-        if m := _NAMED_MAILBOX_RE.search(text, max(0, at - 64), at):
+        # The mailbox before the "@" (letters, digits, "_", ".", up to 64 of them).
+        start = at
+        while start > max(0, at - 64) and (text[start - 1].isalnum() or text[start - 1] in "._"):
+            start -= 1
+        if m := _NAMED_MAILBOX_RE.fullmatch(text, start, at):
             names.append(f"{m.group(1)} {m.group(2)}")
         at = text.find("@", at + 1)
-    if any(h in text for h in ("Mr", "Ms", "Dr", "Prof", "Miss", "Mx")):
+    if _HONORIFIC_HINT_RE.search(text):
         names += _HONORIFIC_RE.findall(text)
     lowered = text.lower()
     for label in _LABELS:
@@ -163,7 +168,7 @@ def contact_names_in(text: str) -> tuple[str, ...]:
                     names.append(" ".join(words))
             at = lowered.find(label, at + 1)
     names = [n.title() for n in names]
-    for label in _CN_LABELS:
+    for label in () if text.isascii() else _CN_LABELS:
         at = text.find(label)
         while at != -1:
             if m := _CN_LABELLED_NAME_RE.match(text, at + len(label)):
@@ -188,7 +193,7 @@ def body_names_in(text: str) -> tuple[str, ...]:
         if kept:
             names.append(" ".join([*kept, m.group()]))
     names = [n for n in names if any(w.lower() not in ORDINARY_WORDS for w in n.split())]
-    if _CJK_CHAR_RE.search(text):
+    if not text.isascii() and _CJK_CHAR_RE.search(text):
         for m in _CN_BODY_SUFFIX_RE.finditer(text):
             start = m.start()
             while start > 0 and m.start() - start < 10 and _CJK_CHAR_RE.match(text[start - 1]):
@@ -247,7 +252,11 @@ def _ordinal(day: int) -> str:
 
 
 def _longest_piece(needle: str) -> str:
-    return max(needle.split(" "), key=len)
+    """The piece of a needle a summary must hold for it to match: its longest word, of the
+    words no ordinary text has when there is one ("kowloon" of "kowloon city council")."""
+    pieces = needle.split(" ")
+    rare = [p for p in pieces if p not in ORDINARY_WORDS]
+    return max(rare or pieces, key=len)
 
 
 @lru_cache(maxsize=4096)
@@ -291,18 +300,21 @@ def date_needles(day: date) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_folded(s) for s in spellings))
 
 
-def deadline_days(deadline: datetime | date | None, market: str) -> list[date]:
+@lru_cache(maxsize=4096)
+def deadline_days(deadline: datetime | date | None, market: str) -> tuple[date, ...]:
+    """The deadline's day, and the market's local day when it differs (cached: many notices
+    close at the same hour)."""
     if deadline is None:
-        return []
+        return ()
     if not isinstance(deadline, datetime):
-        return [deadline]
-    days = [deadline.date()]
+        return (deadline,)
+    day = deadline.date()
     zone = MARKET_ZONES.get(market)
     if zone and deadline.tzinfo is not None:
         local = deadline.astimezone(ZoneInfo(zone)).date()
-        if local != days[0]:
-            days.append(local)
-    return days
+        if local != day:
+            return (day, local)
+    return (day,)
 
 
 def _g(value: float) -> str:

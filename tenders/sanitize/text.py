@@ -73,16 +73,41 @@ _DECOMPOSABLE_RE = re.compile(
 )
 
 
+# Variant characters Hong Kong and Macao write either way (電台/電臺, 衞生/衛生, 綫/線): one
+# form in the folded view, so a name in the directory in one form is found in the other.
+_CJK_VARIANT_CHARS = "臺衞綫峯着麪"
+_CJK_VARIANTS = str.maketrans(_CJK_VARIANT_CHARS, "台衛線峰著麵")
+_CJK_VARIANT_RE = re.compile(f"[{_CJK_VARIANT_CHARS}]")
+
+
 def _flatten(text: str) -> str:
     text = text.casefold()
-    if not text.isascii() and _DECOMPOSABLE_RE.search(text):
-        text = _MARKS.sub("", unicodedata.normalize("NFKD", text))
+    if not text.isascii():
+        if _DECOMPOSABLE_RE.search(text):
+            text = _MARKS.sub("", unicodedata.normalize("NFKD", text))
+        if _CJK_VARIANT_RE.search(text):
+            text = text.translate(_CJK_VARIANTS)
     return text
+
+
+# ASCII text folds with one byte translation (upper case to lower, every character but a letter
+# or digit to a space) and a split: several times faster than the regular expression.
+_ASCII_FOLD = bytes(
+    (c + 32 if 65 <= c <= 90 else c) if chr(c).isalnum() and c < 128 else 32 for c in range(256)
+)
 
 
 def fold(text: str) -> str:
     """The comparison view of ``text``, padded with a space at each end."""
-    return " " + _NONWORD.sub(" ", _flatten(text)) + " "
+    if not text.isascii():
+        return " " + _NONWORD.sub(" ", _flatten(text)) + " "
+    spaced = text.encode("ascii").translate(_ASCII_FOLD)
+    joined = b" ".join(spaced.split()).decode("ascii")
+    if not joined:
+        return "   " if spaced else "  "
+    head = " " if spaced[0] == 32 else ""
+    tail = " " if spaced[-1] == 32 else ""
+    return f" {head}{joined}{tail} "
 
 
 def fold_map(text: str) -> tuple[str, list[int]]:
@@ -129,4 +154,33 @@ MONTHS = (
     "October",
     "November",
     "December",
+)
+
+# Month names of the markets' other languages (Canada and the EU: French; Macao: Portuguese),
+# in lower case as they are written ("17 décembre 2026", "17 de Dezembro de 2026").
+FOREIGN_MONTHS = (
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
 )

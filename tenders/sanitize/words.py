@@ -25,7 +25,10 @@ COMMON_ACRONYMS = word_set(
     "WMS TMS HMI RFID NFC QR OCR BPO PMO PM WBS RAMS CDM MOT GVW HGV LGV PSV EMS AED ECG CT "
     "ENT OPD RO UF MBR DAF STP WTP CIP SOP GMP GLP GDP ICP MS LC HPLC GC NMR PCR ELISA EIA "
     "FEED EPCM DBO DBFO BOT O&M SaaS PaaS IaaS EEA ABS PSD CCS AMS CAS DPO IAS DST GRC IAM "
-    "EEA ISO ERP"
+    "EEA ISO ERP ITC CSA SP RP TP NP ONS CPS DSS MCA CAA HSE FCA GDS SLC DIO MDP ABC ABF ERA "
+    "EBA ETF EIT SRB ELA FRA LAC ISC AMC TBS APC NAC SDC PTC OIL REA EC SB HB CR GRS CSO IPCC "
+    "KWH CMC MLM GIF TUI UTM MFT NSS BOM AEC ASD DHA TMR HRM NRC STM CCG OPG SAF CEA IMH SIT "
+    "SMU EDB MTO"
 )
 
 # Honorific words after which a capitalised word is not a person ("Dr Martens boots").
@@ -76,6 +79,77 @@ FAMILY_NAMES = word_set(
     "Wong Woo Wu Yan Yang Yap Yeo Yeung Yip Yiu Yu Yuen Zhang Zhao Zhou Koh Goh Chia Chong "
     "Kumar Sharma Rahman Ahmad Ibrahim Ismail Hassan Abdullah Pillai Nair Menon"
 )
+
+# More given names (English-speaking markets, French Canada, Malay, Indian, Irish): a person
+# is a known given name beside a word that can be a family name (see ``people``).
+GIVEN_NAMES = GIVEN_NAMES | word_set(
+    "Abigail Adrianna Aidan Aiden Ailsa Alana Alastair Alistair Amelia Andre Andrea Angus "
+    "Annabel Annie Antoine Archie Ashley Audrey Ava Barry Beatrice Bernard Beth Bethany Brandon "
+    "Brendan Bridget Caitlin Callum Cameron Carmen Cathal Cecilia Chantal Charlie Chloe Ciaran "
+    "Claude Colin Connor Conor Craig Cynthia Damien Darren Declan Denise Dominic Donna Dylan "
+    "Eamon Edward Eilidh Elena Eliza Elizabeth Ella Ellie Eloise Erin Ethan Evelyn Felix "
+    "Fergus Finn Francois Francoise Freya Gemma Geoffrey Gillian Glenn Gwen Hamish Hannah "
+    "Harvey Hazel Heather Heidi Holly Hugh Imogen Isaac Isabel Isabella Isla Jacob Jacqueline "
+    "Jacques Jake Jamie Jasmine Jay Jeanette Jill Joel Johanna Jonah Jordan Josephine Joshua "
+    "Josh Judy Julie Kathleen Katie Kayla Keira Kenny Kieran Kylie Lachlan Lara Leah Leo Leon "
+    "Liam Lindsay Logan Lorraine Lorna Luc Lucas Luke Madeleine Madison Maeve Malcolm Marc "
+    "Marcus Marion Martha Matilda Maureen Megan Mia Mikaela Miles Mohammed Mohamed Mohammad "
+    "Molly Monique Morgan Nadia Naomi Nathan Nathalie Niall Nicole Noah Noel Norman Olivia "
+    "Oscar Owen Patrice Philippe Phoebe Pierre Poppy Rebekah Rhys Riley Robyn Rory Ross Rosie "
+    "Ruby Russell Sean Shane Shaun Sharon Sheila Sinead Siobhan Sofia Sophia Stella Sylvie "
+    "Tara Theo Tiffany Toby Trevor Tristan Vanessa Veronica Vivian Warren Wayne Xavier Yolanda "
+    "Zachary Zara Zoe Aisyah Aishah Aziz Azman Farah Faizal Farid Fatimah Hafiz Hakim Hamid "
+    "Haziq Irfan Izzat Khairul Mohd Nabil Nadia Nur Nurul Rahim Rashid Rizal Roslan Syafiq Zainal "
+    "Zulkifli Aarav Amit Anand Anil Deepak Divya Ganesh Harpreet Kavita Krishna Lakshmi Manoj "
+    "Meena Neha Pooja Prakash Rahul Ramesh Sanjay Sunil Suresh Vijay Vikram Alvin Bryan Calvin "
+    "Clement Desmond Edmond Elson Eunice Florence Gilbert Hector Herman Jacky Jeffery Kelvin "
+    "Kenny Marcus Melvin Patsy Queenie Ricky Sammy Sherman Tommy Vivien Wilson Winston Yvette"
+)
+# Given names that are also ordinary words, places or brands: beside them, only a known family
+# name makes a person ("Grace Kelly" yes, "Victoria Park", "Jordan Road", "Ruby Gems" no).
+AMBIGUOUS_GIVEN = word_set(
+    "Grace Rose Lily Mark Jack Frank Kim Jean Ming Hui Li Jun Wei Bill Will Ruby Jordan Florence "
+    "Victoria Austin Ivy Joy Hope Faith May June April Dawn Crystal Jade Amber Iris Ross Miles "
+    "Chase Sterling Heather Hazel Holly Stella Morgan Harvey Cameron Logan Russell Wilson Leo "
+    "Nathan Owen Craig Glenn Warren Wayne Norman Gilbert Hector Herman Clement Herman Sherman "
+    "Winston Lincoln Kent Chelsea Sydney Adelaide Darwin Victor Louis Albert George Edward "
+    "Elizabeth Mary Anne Anna Charles Henry James John Patrick Peter Paul Philip Thomas "
+    "William Oscar Felix Julian Isaac Jacob Noah Nadia Gemma Martha Patrice Carmen Sofia Queenie"
+)
+FAMILY_NAMES = FAMILY_NAMES | word_set(
+    "Nguyen Walsh Kelly Murphy Byrne Ryan Doyle Kennedy Lynch Quinn Gallagher Sullivan Brennan "
+    "Fitzgerald Flanagan Regan Doherty Duffy Reilly Nolan Keane Farrell Cunningham Hamilton "
+    "Stewart Robertson Reid Ross Fraser Gordon Kerr Grant Wallace Sinclair Boyle Burns Dunn "
+    "Gill Howard Lawson Lowe Nicholson Pearce Riley Sanders Saunders "
+    "Spencer Tucker Wheeler Wong Aziz Hashim Osman Yusof Yusuf Othman Razak Salleh "
+    "Gupta Reddy Rao Iyer Das Shah Mehta Joshi Verma Chopra Kaur Gill Grewal Sandhu Dhillon "
+    "Brown Wilson Martin Tremblay Gagnon Lefebvre Leblanc Lapointe Girard Bergeron Caron "
+    "Beaulieu Cloutier Poirier Fournier Dupont Lambert Moreau Simard Boucher Landry"
+)
+# Chinese family names as romanised, which may come first ("Lee Ka Wai", "Tan Wei Ming").
+ROMANISED_FAMILY_NAMES = word_set(
+    "Au Chan Chau Chen Cheng Cheong Cheuk Cheung Chia Chiu Choi Chong Chow Chu Chua Chung Fok "
+    "Fong Fung Goh Ho Hui Hung Ip Kam Koh Kwan Kwok Kwong Lai Lam Lau Law Lee Leong Leung "
+    "Li Liang Lim Lin Liu Lo Loh Low Lui Ma Mak Mok Ng Ong Pang Poon Seah Shek Sim Siu Soh Sun "
+    "Sze Tam Tan Tang Tay Teo Toh Tong Tsang Tse Tsoi Tsui Wan Wang Wong Woo Wu Yan Yang Yap "
+    "Yau Yeo Yeung Yip Yiu Yu Yuen Zhang Zhao Zhou"
+)
+# Syllables of romanised Chinese given names (Cantonese, Mandarin, Hokkien): a Chinese family
+# name with two of them ("Lee Ka Wai", "Tan Wei Ming") or a hyphenated pair ("Chan Tai-man")
+# is a person, written family name first. Place names of the same syllables ("Ma On Shan",
+# "Wong Tai Sin") have one that is not a given name's.
+GIVEN_SYLLABLES = word_set(
+    "ah bing bo chak chee cheuk chi chih chin ching chiu choi chong chu chuen chun chung fai fan "
+    "fat fei fen feng fook fu fung gek hang hao hei hin ho hoi hok hon hong hou hua huan hui "
+    "hung jia jian jie jin jing jun ka kai kam kar kat kee keung kin king kit kwai kwan kwok "
+    "kwong lai lam lan lap lei li lian lin ling lok lun man mei meng mi miao min ming mui nam "
+    "ngai on pak pei peng ping po pui qi qian qiang qing ren rong sai san sen sha shan shek "
+    "shing shu shun sik siu sum sun sze tai tak tat ting tsz tung wa wah wai wan wei wen wing "
+    "wu xia xian xiao xin xing xiu xu ya yan yang yao yat yee yi yik yin ying yip yiu yong "
+    "yu yuen yuk yun zhen zhi zhong zi"
+)
+# Syllables that are in place names far more than in given names: a run with one is a place.
+PLACE_SYLLABLES = word_set("shan tin po wan kok tsui tong tei chau mun kau tau sin hang")
 
 # Common Chinese family names: 陈先生 is a person, 女士制服 (ladies' uniforms) is not.
 CHINESE_FAMILY_NAMES = (
@@ -154,3 +228,19 @@ ORDINARY_SENSES: dict[str, frozenset[str]] = {
     ),
     "CT": word_set("scanner scanners scan scans imaging radiology tomography"),
 }
+
+# Labels before a person's name, found with str.find in the lower-case text; the name after
+# one is matched where the label ends.
+CONTACT_LABELS = (
+    "contact",
+    "attention",
+    "attn",
+    "enquiries",
+    "ask for",
+    "speak to",
+    "call",
+    "email",
+    "e-mail",
+    "write to",
+    "officer",
+)
