@@ -35,7 +35,7 @@ def _model(name: str, table: str) -> migrations.CreateModel:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0012_plan_digest"),
+        ("tenders", "0013_seed_public_bodies_more"),
     ]
 
     operations = [
