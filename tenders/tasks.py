@@ -27,7 +27,7 @@ from . import curation
 from .importers.service import ImportFailed, import_from_source, import_notices
 from .jobs import JobBusy, JobFailed, Outcome, Progress, job_abandoned, job_enqueue, run_job
 from .models import ImportRun, ImportSource, Job
-from .publication import PublicationError
+from .publication import PublicationError, discard_abandoned_builds
 
 PUBLISH = "publish"
 IMPORT = "import"
@@ -70,6 +70,14 @@ def _publish(job: Job, progress: Progress) -> Outcome:
 @task()
 def publish_issue_task(job_id: int) -> dict:
     return run_job(job_id, _publish)
+
+
+@receiver(job_abandoned)
+def _publication_abandoned(sender, job: Job, **kwargs) -> None:
+    """What the dead worker's publication left building is discarded now, not only when the
+    next publication starts (the previous issue stayed current all along)."""
+    if job.kind == PUBLISH and job.started_at:
+        discard_abandoned_builds(since=job.started_at)
 
 
 # --- imports ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ real worker processes (``manage.py run_worker``) on the committed test database.
 """
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -288,6 +289,13 @@ def test_a_killed_worker_leaves_the_previous_issue_and_the_next_publication_work
         )
         assert DBTaskResult.objects.get(id=job.task_id).status == "FAILED"
         assert current_issue().snapshot_etag == first.snapshot_etag
+        # What it left building is discarded as its death is noticed, not at the next start.
+        dead = Issue.objects.exclude(pk=first.issue.pk).get()
+        deadline = time.monotonic() + 30
+        while dead.state == "building" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            dead.refresh_from_db()
+        assert (dead.state, dead.is_current) == ("failed", False)
 
         admin_client.post(PUBLISH)
         again = Job.objects.exclude(pk=job.pk).get()

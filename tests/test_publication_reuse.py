@@ -148,9 +148,10 @@ def test_rates_buckets_and_new_are_recomputed_for_reused_rows(t0, monkeypatch):
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_killed_publication_leaves_the_current_issue_and_the_next_one_cleans_up(t0, tmp_path):
-    """Killed at the switch (held there by a lock): the old issue stays current; the next
-    publication discards the dead build (its tables too) and publishes. Publications outside a
-    transaction also exercise the parallel index build."""
+    """Killed at the switch (held there by a lock): the old issue stays current; the dead
+    publication's server session ends at once (its lock is not left to block the next one);
+    the next publication discards the dead build (its tables too) and publishes. Publications
+    outside a transaction also exercise the parallel index build."""
     for n in range(30):
         SourceTenderFactory(market=["HK", "SG", "GB"][n % 3])
     first = publication.publish_issue(now=t0).issue
@@ -159,6 +160,17 @@ def test_a_killed_publication_leaves_the_current_issue_and_the_next_one_cleans_u
     env = {**os.environ, "DATABASE_URL": url, "TENDERS_VAR_DIR": str(tmp_path / "var")}
     with psycopg.connect(url, autocommit=True) as admin:
         _kill_at_the_switch_then_publish(t0, first, admin, env)
+
+
+def publication_lock_held(admin) -> bool:
+    return (
+        admin.execute(
+            "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
+            "WHERE d.datname = current_database() AND locktype = 'advisory' AND objid = %s",
+            [storage.PUBLISH_LOCK],
+        ).fetchone()[0]
+        > 0
+    )
 
 
 def _kill_at_the_switch_then_publish(t0, first, admin, env):
@@ -181,6 +193,15 @@ def _kill_at_the_switch_then_publish(t0, first, admin, env):
         assert waiting == 1, "the publication never reached the switch"
         building = Issue.objects.get(state="building")
         tables = [storage.partition_name(building.pk, p) for p in (storage.PARENT, storage.DIGESTS)]
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        # Its server session notices the client is gone though it is still waiting for the
+        # lock: the publication lock is free before the wait ends.
+        for _ in range(300):
+            if not publication_lock_held(admin):
+                break
+            time.sleep(0.1)
+        assert not publication_lock_held(admin), "the dead publication still holds the lock"
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait()

@@ -8,6 +8,7 @@ from tenders.search import (
     QueryError,
     canonical,
     contains_pattern,
+    has_trigram,
     matches,
     normalize,
     parse_terms,
@@ -135,6 +136,24 @@ def test_every_term_must_be_found(text, query, found):
     assert all(contains_pattern(term) in column for term in parse_terms(query)) is found
 
 
+@pytest.mark.parametrize(
+    "pattern,narrows",
+    [
+        ("abc", True),
+        ("ab", False),
+        ("a b c", False),
+        ("it hardware", True),
+        ("x-ray", True),
+        ("a-b", False),
+        ("2026", True),
+        (" 医 疗 ", False),  # the CJK index serves it
+        ("it 设 备 ", False),
+    ],
+)
+def test_the_trigram_index_is_asked_only_when_it_can_narrow(pattern, narrows):
+    assert has_trigram(pattern) is narrows
+
+
 @pytest.mark.django_db
 class TestMatchesOnTheSnapshot:
     @pytest.fixture
@@ -179,6 +198,8 @@ class TestMatchesOnTheSnapshot:
             ('"supply of"', ["1", "3"]),
             ('"of supply"', []),
             ("供應 设备 monitors", ["1"]),  # scripts mixed, one lookup of the CJK characters
+            ("of", ["1", "3"]),  # too short for the trigram index: every row is checked
+            ("it 设备", ["1", "2", "3", "4"]),
         ],
     )
     def test_finds_exactly_the_matching_rows(self, rows, query, expected):

@@ -29,6 +29,7 @@ _EXPORTS = {
     "PublicationSummary": "publish",
     "publish_issue": "publish",
     "PublicationError": "snapshots",
+    "discard_abandoned_builds": "snapshots",
     "snapshot_store": "storage",
     "withdraw_row": "withdraw",
 }

@@ -156,17 +156,18 @@ def _plan_all(
     reading, planning = "read source records", "plan rows (gate, buckets, search)"
 
     def candidates() -> Iterator[list[tuple]]:
-        chunks = store.stream(rows, batch_size)
-        while True:
-            with _timed(timings, reading):
-                chunk = next(chunks, None)
-                if chunk is None:
-                    return
-                chunk = [
-                    row[:WEEKLY_LENGTH] if row[DIGEST_AT] == row[LAST_DIGEST_AT] else row
-                    for row in chunk
-                ]
-            yield chunk
+        with store.planner_hints(sources.READ_HINTS):
+            chunks = store.stream(rows, batch_size)
+            while True:
+                with _timed(timings, reading):
+                    chunk = next(chunks, None)
+                    if chunk is None:
+                        return
+                    chunk = [
+                        row[:WEEKLY_LENGTH] if row[DIGEST_AT] == row[LAST_DIGEST_AT] else row
+                        for row in chunk
+                    ]
+                yield chunk
 
     done = 0
     with BatchPlanner(context, settings.TENDERS_PUBLISH_WORKERS if parallel else 0) as planner:

@@ -219,11 +219,22 @@ def prune(now: datetime) -> list[str]:
     return pruned
 
 
-def discard_stale_builds() -> list[str]:
-    """Discard the builds a killed publication or withdrawal left behind. Called with the lock
-    held, so no build is running: every issue still building is one nobody will finish."""
-    stale = list(Issue.objects.filter(state=Issue.State.BUILDING))
+def discard_stale_builds(*, since: datetime | None = None) -> list[str]:
+    """Discard the builds a killed publication or withdrawal left behind (those begun
+    ``since``, if given). Called with the lock held, so no build is running: every issue
+    still building is one nobody will finish."""
+    stale = Issue.objects.filter(state=Issue.State.BUILDING)
+    if since is not None:
+        stale = stale.filter(created_at__gte=since)
+    stale = list(stale)
     for issue in stale:
         log.warning("Discarding issue %s (#%s), left building.", issue.issue_id, issue.pk)
         discard(issue)
     return [f"{issue.issue_id}#{issue.pk}" for issue in stale]
+
+
+def discard_abandoned_builds(*, since: datetime) -> list[str]:
+    """Discard at once what a publication whose worker died (begun ``since``) left building,
+    unless a publication or withdrawal is running now (it discards them as it starts)."""
+    with snapshot_store().lock() as acquired:
+        return discard_stale_builds(since=since) if acquired else []
