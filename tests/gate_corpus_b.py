@@ -321,6 +321,7 @@ DATES = [
     "Sept. 30", "30 Sept 2026", "2026-12-17T12:00",
 ]  # fmt: skip
 DATE_CUED = [
+    "bids close Thursday 17th", "site visit Thu, 3rd at 10am",
     "closes 17/12", "due 17/12", "bids due by 17.12", "return by Thu 17/12", "deadline: 17-12",
     "responses by noon on 17/12", "no later than 12pm, 17/12", "closing date 17/12",
     "submissions close Friday 17/12", "tenders must be lodged by 17/12", "offers by 17.12.",
@@ -423,6 +424,8 @@ PEOPLE_ZH = [
     ("梁家輝", "聯絡人：梁家輝"),
     ("劉德明", "經辦人：劉德明"),
 ]
+# Without the notice giving them: after a contact word, starting with a family name.
+PEOPLE_ZH_BARE = ["請聯繫黃美玲。", "如有疑問，請致電陳大明。", "可洽詢林嘉欣。"]
 PEOPLE_ZH_T = ["請聯絡{x}。", "{x}負責解答查詢。", "實地視察由{x}安排。", "如有疑問可致電{x}先生。"]
 
 
@@ -556,6 +559,12 @@ def planted_b() -> list[Planted]:
             # The same name in a summary of a record whose notice does not give it.
             if k == 0:
                 add(Planted("bare_name", name, "en", text))
+    for text in PEOPLE_ZH_BARE:
+        secret = text[-4:-1]
+        for lang in ("zht", "zh"):
+            secret_l = secret if lang == "zht" else to_simplified(secret)
+            text_l = text if lang == "zht" else to_simplified(text)
+            add(Planted("bare_name", secret_l, lang, text_l))
     for i, (name, description) in enumerate(PEOPLE_ZH):
         for k, lang in enumerate(("zht", "zh", "zht", "zh")):
             secret = name if lang == "zht" else to_simplified(name)
@@ -607,6 +616,8 @@ TECH_EN = [
     "road works near Ma On Shan and Wong Tai Sin", "depots at Lai Chi Kok and Cheung Sha Wan",
     "signage for Victoria Park and Jordan Road", "a Green Building Council rating tool",
     "Ho Man Tin station lifts", "Kwun Tong Road resurfacing", "Sha Tin and Tuen Mun depots",
+    "a service desk open Monday to Friday 9 to 5", "cover on Saturday 8am to 1pm",
+    "weekend shifts of Sat 12 hours", "Sunday 4 sessions of training",
 ]  # fmt: skip
 CLEAN_ZH = [
     "為公立醫院供應及安裝{t}，包括五年保養。",

@@ -165,6 +165,18 @@ WORD_DATE_RE = re.compile(
     rf"|\b(?i:the\s+)?(?i:{_ORDINAL_WORDS})\s+(?:of\s+)?{_FULL_MONTH}\b"
 )
 MONTH_WORD_RE = re.compile(_FULL_MONTH)
+# "Thursday 17th", "Thu, 17": a weekday, then a day of the month (without a month: the coming
+# one). The weekday is only looked for when a short number follows a space.
+WEEKDAY_HINT_RE = re.compile("Mon|Tue|Wed|Thu|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN")
+WEEKDAY_BEFORE_RE = re.compile(
+    r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN)[a-zA-Z]*\.?,?(?: the)? $"
+)
+WEEKDAY_DAY_RE = re.compile(
+    r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?(?![\d/.:-]?\d)(?![A-Za-z])"
+    r"(?!\s?(?:nights?|days?|hours?|hrs?|weeks?|sessions?|x\b))"
+    # "Monday to Friday 9 to 5": opening hours, not a day.
+    r"(?!\s*(?:to|till|until|and|or|through|[-–])\s*\d)"
+)
 
 # --- reference numbers ----------------------------------------------------------------------
 
@@ -468,6 +480,15 @@ def numeric_spans(view: View, runs: list[tuple[int, int]]) -> Iterator[Span]:
             and (m := DAY_YEAR_RE.match(text, p))
         ):
             yield b, m.end(), "date", ""
+        if (
+            q - p <= 2
+            and p > 3
+            and text[p - 1] == " "
+            and WEEKDAY_HINT_RE.search(text)
+            and WEEKDAY_BEFORE_RE.search(text, max(0, p - 16), p)
+            and (m := WEEKDAY_DAY_RE.match(text, p))
+        ):
+            yield p, m.end(), "date", "a day of the month after a weekday"
         if q - p == 4 and (m := TED_RE.match(text, p)):
             yield p, m.end(), "reference_like", ""
         if (

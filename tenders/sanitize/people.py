@@ -46,13 +46,19 @@ CN_CONTACT_LABEL_RE = re.compile(
     r"(?:联系人|聯繫人|联络人|聯絡人|联络|聯絡|查询|查詢|负责人|負責人|经办人|經辦人)"
     r"\s*[:：]?\s*([\u4e00-\u9fff]{2,4}?)(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐)"
 )
+# Weaker labels ("请联系黄美玲", "致電陳大文"): the name after them must start with a family name.
+CN_CALL_NAME_RE = re.compile(
+    r"(?:联系|聯繫|致电|致電|询问|詢問|洽询|洽詢)\s*[:：]?\s*(?!方式|方法)"
+    rf"([{CHINESE_FAMILY_NAMES}][\u4e00-\u9fff]{{1,2}}?)"
+    r"(?=[，,。；;、\s(（]|$|电话|電話|先生|女士|小姐|查询|查詢)"
+)
 # Two capitalised words side by side (word boundaries checked by hand: a pattern that starts
 # with a character class lets the regex engine skip ahead fast).
 _NOT_NAMES = word_set("The This That These Those Each Every Contact Call")
 
 
 _CN_HONORIFIC_HINT_RE = re.compile(_CN_HONORIFIC)
-_CN_LABEL_HINT_RE = re.compile("联|聯|查|负责|負責|经办|經辦")
+_CN_LABEL_HINT_RE = re.compile("联|聯|查|负责|負責|经办|經辦|致|询|詢|洽")
 
 
 def person_spans(view: View) -> Iterator[Span]:
@@ -85,6 +91,8 @@ def person_spans(view: View) -> Iterator[Span]:
     if cjk and _CN_LABEL_HINT_RE.search(text):
         for m in CN_CONTACT_LABEL_RE.finditer(text):
             yield m.start(1), m.end(1), "person_name", "a name after a contact label"
+        for m in CN_CALL_NAME_RE.finditer(text):
+            yield m.start(1), m.end(1), "person_name", "a family name after a contact word"
     hints = view.hints
     if "given_name" in hints or "family_name" in hints:
         yield from _names(text)
