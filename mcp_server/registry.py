@@ -255,8 +255,4 @@ class ToolRegistry:
         else:  # an answer of the read path: its JSON is the text, as REST sends it
             structured, text = _encoded(result)
         content = [{"type": "text", "text": text}]
-        message = structured.get("meta", {}).get("message")
-        if message:
-            # Said again on its own, so a model reading the text cannot miss it.
-            content.append({"type": "text", "text": message})
         return {"content": content, "structuredContent": structured, "isError": False}
