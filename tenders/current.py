@@ -80,6 +80,7 @@ class Listener:
         self.retry_at = 0.0
         self.retry_after = RETRY_FIRST
         self.lost = False
+        self.ending = ""
         self.orphans: list = []
 
     def read(self) -> tuple[int, object]:
@@ -101,8 +102,8 @@ class Listener:
                 told = False
                 while pgconn.notifies() is not None:
                     told = True
-                if pgconn.status != 0:  # not CONNECTION_OK
-                    raise OSError("the listening connection is closed")
+                if self.ending or pgconn.status != 0:  # 0: CONNECTION_OK
+                    raise OSError(self.ending or "the listening connection is closed")
             except Exception as error:
                 self._lose(error)
                 return self.generation, _UNKNOWN
@@ -139,6 +140,9 @@ class Listener:
             params.pop(name, None)
         try:
             conn = connection.Database.connect(**params, autocommit=True)
+            # The server's last word before it closes a connection (terminated, shutting
+            # down) comes as a notice while idle: the end is known before the socket's EOF.
+            conn.add_notice_handler(self._notice)
             try:
                 conn.execute(f"LISTEN {CHANNEL}")
             except BaseException:
@@ -154,6 +158,10 @@ class Listener:
         if self.lost:
             self.lost = False
             log.info("Listening for switches of the current issue again.")
+
+    def _notice(self, diagnostic) -> None:
+        if diagnostic.severity_nonlocalized in ("FATAL", "PANIC"):
+            self.ending = diagnostic.message_primary or "the server ends the connection"
 
     def _lose(self, error: BaseException) -> None:
         if self.conn is not None:
@@ -175,6 +183,7 @@ class Listener:
 
     def _drop(self) -> None:
         self.conn = None
+        self.ending = ""
         self.pid = 0
         self.value = _UNKNOWN
         self.generation += 1

@@ -118,9 +118,7 @@ def test_a_cursor_page_is_cached_like_a_first_page(client, feed, django_assert_n
         assert get(client, URL, {"limit": 2, "cursor": cursor}) == second
 
 
-def test_the_mcp_tools_share_the_answers_and_cost_no_query(
-    client, feed, django_assert_num_queries
-):
+def test_the_mcp_tools_share_the_answers_and_cost_no_query(client, feed, django_assert_num_queries):
     rest = client.get(URL, {"limit": 20, "lang": "en"}).json()
     calls = [
         ("list_tenders", {"lang": "en"}),
