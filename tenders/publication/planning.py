@@ -41,7 +41,7 @@ WITHHELD = "withheld"  # SourceTender.Status.WITHHELD, without importing the mod
 
 # The fields of a source record that publication reads, in the order rows are streamed: the
 # ones every record needs every week, then the ones only a fresh plan reads. The digest that
-# decides reuse covers all of them (``publication.reuse``).
+# decides reuse covers all of them (``publication.sources``).
 WEEKLY_FIELDS = (
     "pk",
     "listing_id",
