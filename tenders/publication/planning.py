@@ -207,7 +207,7 @@ class GateChange:
 
     @cached_property
     def _matcher(self) -> NameMatcher | None:
-        return NameMatcher(self.patterns) if self.patterns else None
+        return NameMatcher(self.patterns, hints=False) if self.patterns else None
 
     def affects(self, tender) -> bool:
         """Whether the row of ``tender`` (a reusable record, with its summaries) may now be
