@@ -96,7 +96,7 @@ class ServerInfo:
 
 
 class ToolRegistryLike(Protocol):
-    """What the dispatcher needs from a tool registry (``mcp_server.tools.ToolRegistry``)."""
+    """What the dispatcher needs from a tool registry (``mcp_server.registry.ToolRegistry``)."""
 
     def definitions(self) -> list[dict]: ...
 

@@ -4,7 +4,8 @@ from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 
 from .protocol import SUPPORTED_VERSIONS, McpProtocol, ServerInfo
-from .tools import REGISTRY, ToolRegistry
+from .registry import ToolRegistry
+from .tools import REGISTRY
 
 INSTRUCTIONS = (
     "Public tender feed: a keyless, sanitized, weekly listing of public-procurement "

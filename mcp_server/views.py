@@ -19,8 +19,8 @@ from rfq.clients import client_info
 
 from . import domain
 from .protocol import INVALID_REQUEST, RpcError, error_response
+from .registry import encode_json
 from .server import manifest, protocol
-from .tools import encode_json
 
 ALLOW = "GET, HEAD, POST, OPTIONS"
 

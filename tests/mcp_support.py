@@ -5,7 +5,7 @@ import json
 
 from config.errors import ApiError
 from mcp_server.protocol import McpProtocol, ServerInfo
-from mcp_server.tools import Tool, ToolError, ToolRegistry
+from mcp_server.registry import Tool, ToolError, ToolRegistry
 
 TOOL_NAMES = [
     "list_tenders",

@@ -8,6 +8,7 @@ import pytest
 from mcp_types import methods as wire
 
 from mcp_server.protocol import Reply
+from mcp_server.registry import Tool, ToolRegistry
 from mcp_server.server import protocol as real_protocol
 from tests.mcp_support import ECHO, META, MODERN, TOOL_NAMES, body, make_protocol, modern
 
@@ -266,6 +267,20 @@ def test_tools_call_answers_structured_content_and_a_text_copy():
             }
         ),
     )
+
+
+def test_a_result_is_one_text_copy_whatever_its_meta_holds():
+    # No member of a result is repeated as a text block of its own: the text is the JSON copy.
+    said = {"data": [], "meta": {"message": "Read this.", "returned": 0}}
+    note = Tool(
+        "note", "Note", "Says a page.", {"type": "object"}, {"type": "object"}, lambda a: said
+    )
+    result = ToolRegistry([note]).call("note", {})
+    assert result == {
+        "content": [{"type": "text", "text": json.dumps(said, separators=(",", ":"))}],
+        "structuredContent": said,
+        "isError": False,
+    }
 
 
 @pytest.mark.parametrize(

@@ -18,8 +18,9 @@ from mcp.shared.exceptions import MCPError
 
 from mcp_server import views
 from mcp_server.protocol import McpProtocol
+from mcp_server.registry import Tool, ToolRegistry
 from mcp_server.server import protocol, server_info
-from mcp_server.tools import LIST_ENVELOPE, LIST_TENDERS_ARGUMENTS, Tool, ToolRegistry
+from mcp_server.tools import LIST_ENVELOPE, LIST_TENDERS_ARGUMENTS
 from tenders import publication
 from tenders.chinese import to_traditional
 from tenders.models import SnapshotRow

@@ -23,7 +23,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.renderers import JSONRenderer
 
 from config.errors import ApiError
-from mcp_server import tools
+from mcp_server import registry
 from mcp_server.tools import REGISTRY
 from tenders import answers, current, publication
 from tenders.answers import Answer, LocalTier
@@ -67,7 +67,7 @@ def test_keys_name_the_snapshot_and_stay_short_whatever_the_request():
 
 def test_mcp_results_carry_an_answer_as_its_own_bytes():
     answer = Answer(answers.encode({"data": [{"s": '醫 "q" \\ \u2028'}], "meta": {"n": 1}}))
-    structured, text = tools._encoded(answer)
+    structured, text = registry._encoded(answer)
     assert structured == answer.data() and text == answer.body.decode()
     # An id that spells what a mark looks like is data like any other.
     reply = {
@@ -75,7 +75,7 @@ def test_mcp_results_carry_an_answer_as_its_own_bytes():
         "id": "\x000:0\x00",
         "result": {"content": [{"type": "text", "text": text}], "structuredContent": structured},
     }
-    encoded = tools.encode_json(reply)
+    encoded = registry.encode_json(reply)
     assert json.loads(encoded) == json.loads(json.dumps(reply))
     assert answer.body in encoded and answer.literal() in encoded
 
