@@ -192,9 +192,15 @@ class Listener:
 _listener = Listener()
 
 
+_listens: bool | None = None
+
+
 def listens() -> bool:
     """Whether this backend can tell processes of switches (PostgreSQL with psycopg 3)."""
-    return connection.vendor == "postgresql" and is_psycopg3
+    global _listens
+    if _listens is None:
+        _listens = connection.vendor == "postgresql" and is_psycopg3
+    return _listens
 
 
 def current_snapshot(*, naming: Collection[str] = (), fresh: bool = False) -> Snapshot:
