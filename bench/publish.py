@@ -10,14 +10,19 @@ checked out in a temporary worktree, run with the same venv on a copy of the sam
 publishes two consecutive weekly issues from a fresh copy of the prepared database:
 
 - the first issue (nothing to reuse);
-- the next week's, after ``--churn`` of the approved records had their summary edited (they
-  must be planned again; the others can be reused).
+- the next week's, after a week of imports and curation: ``--churn`` of the approved records
+  had their summary edited (they must be planned again), ``--names`` new buyer names went into
+  the directory through ``remember_bodies`` as the import service adds them (two of them occur
+  in summaries: a body's Chinese name in about 1.5% of records, a buyer's name in the few
+  records whose summary slipped it in), and curators allowed a finding on a few records
+  (``allowance_add``). The others can be reused.
 
 Each publication runs ``manage.py publish_issue`` under ``/usr/bin/time -v``. It prints wall
 time, peak resident memory, CPU seconds of the publishing processes (workers included) and of
-the PostgreSQL backends serving the database, the command's time by phase, and for the
-baseline the ratio. The load average is printed before and after each publication: the machine
-may be shared. Prints figures only; nothing here is asserted.
+the PostgreSQL backends serving the database, the records planned and the rows reused (and
+the unchanged records planned again for the directory or allow-lists), the command's time by
+phase, and for the baseline the ratio. The load average is printed before and after each
+publication: the machine may be shared. Prints figures only; nothing here is asserted.
 """
 
 import argparse
@@ -81,6 +86,16 @@ def prepare(url: str, rows: int, env: dict) -> str:
     return name
 
 
+def migrate_for(checkout: Path, env: dict, url: str, name: str) -> None:
+    """Bring a copy of the prepared database to the checkout's migrations: a baseline that
+    lacks this checkout's latest ones gets them undone (by this checkout, which knows them)."""
+    latest = max(p.stem for p in (checkout / "tenders" / "migrations").glob("0*.py"))
+    here = (ROOT / "tenders" / "migrations" / f"{latest}.py").exists()
+    command = [PY, "manage.py", "migrate", *(["tenders", latest] if here else []), "-v0"]
+    env = {**env, "DATABASE_URL": database(url, name)}
+    subprocess.run(command, cwd=ROOT if here else checkout, env=env, check=True)
+
+
 class ServerCpu(threading.Thread):
     """CPU seconds used by the PostgreSQL backends of one database (same machine)."""
 
@@ -132,7 +147,11 @@ def publish(checkout: Path, env: dict, url: str, name: str, at: str) -> dict:
         for kind in ("User", "System")
     )
     out = result.stdout
-    counts = dict(re.findall(r"^\s+(published|reused|withheld)\s+([\d,]+)", out, re.M))
+    counts = dict(
+        re.findall(r"^\s+(eligible|published|reused|affected|withheld)\s+([\d,]+)", out, re.M)
+    )
+    eligible = int(counts.pop("eligible").replace(",", ""))
+    counts["planned"] = f"{eligible - int(counts['reused'].replace(',', '')):,}"
     phases = re.findall(r"^ {4}(\S.*?)\s{2,}([\d.]+) s$", out.split("time by phase:")[-1], re.M)
     return {
         "wall": wall,
@@ -156,6 +175,40 @@ def churn(url: str, name: str, share: float) -> int:
             "WHERE status = 'approved' AND id %% %s = 0",
             [every],
         ).rowcount
+
+
+# A week of imports and curation, run by the checkout under test (``manage.py shell``): new
+# buyer names the way the import service adds them, and a few curators' allowances.
+CURATION = """
+import os
+from tenders.allowances import allowance_add
+from tenders.demo import BUYERS
+from tenders.directory import BodyEntry, BodyName, remember_bodies
+from tenders.models import SourceTender
+
+count = int(os.environ["BENCH_NAMES"])
+places = "Ashford Brayton Calder Denholm Easton Farley Garston Hadley Ilford Jarrow".split()
+things = "Water Transit Housing Parks Library Harbour Energy Fleet Canal Heritage".split()
+heads = "Authority Board Trust Office Agency".split()
+markets = ["HK", "MO", "SG", "GB", "EU", "AU", "CA"]
+names = [
+    BodyEntry(market=markets[n % 7], names=[BodyName(f"{p} {t} {h}", "en")])
+    for n, (p, t, h) in enumerate((p, t, h) for h in heads for t in things for p in places)
+][: count - 2]
+# Two that occur in summaries: a body's Chinese name, a buyer's name a summary slipped in.
+names.append(BodyEntry(market="HK", names=[BodyName("空气质素监测网络", "zh-hans")]))
+names.append(BodyEntry(market="SG", names=[BodyName(BUYERS["SG"][0], "en")]))
+print("names added", remember_bodies(names))
+for tender in SourceTender.objects.filter(status="approved").order_by("pk")[:5]:
+    phrase = " ".join(tender.summary_en.split()[:3])
+    allowance_add(kind="money", phrase=phrase, reason="bench", tender=tender, user=None)
+"""
+
+
+def curate(checkout: Path, env: dict, url: str, name: str, names: int) -> None:
+    env = {**env, "DATABASE_URL": database(url, name), "BENCH_NAMES": str(names)}
+    command = [PY, "manage.py", "shell", "-v", "0", "-c", CURATION]
+    subprocess.run(command, cwd=checkout, env=env, check=True)
 
 
 @contextmanager
@@ -193,6 +246,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, nargs="+", default=[100_000])
     parser.add_argument("--baseline", help="a git commit to measure the same way first")
     parser.add_argument("--churn", type=float, default=0.05, help="share edited before week 2")
+    parser.add_argument("--names", type=int, default=500, help="names imported before week 2")
     parser.add_argument(
         "--database-url",
         default=os.environ.get(
@@ -221,9 +275,11 @@ def main() -> None:
         for variant, ref in [*variants, ("this checkout", None)]:
             with checkout_of(ref) as checkout:
                 copy_database(url, prepared, run_name)
+                migrate_for(checkout, env, url, run_name)
                 for week, at in (("first issue", FIRST), ("next week", NEXT)):
                     if week == "next week":
                         edited = churn(url, run_name, args.churn)
+                        curate(checkout, env, url, run_name, args.names)
                         week = f"next week ({edited:,} edited)"
                     figures = publish(checkout, env, url, run_name, at)
                     before = measured.get(f"baseline {week}") if variant != "baseline" else None

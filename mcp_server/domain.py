@@ -86,9 +86,10 @@ def get_tender(at_id: str, query: Mapping[str, str]) -> "Answer":
 
 def tender_facets() -> "Answer":
     """``{data, meta}`` of ``GET /api/v1/tenders/facets``, with the feed's state in meta."""
+    from tenders.filters import TOOL
     from tenders.selectors import facets_answer
 
-    return facets_answer()
+    return facets_answer(surface=TOOL)
 
 
 def spec_coded(at_id: str) -> NoReturn:

@@ -6,8 +6,11 @@ adds nothing). A new entry joins an existing body of the same market when any of
 is already known there, so a notice that spells the buyer in English and Chinese, and a later
 one that gives only the Chinese name, end up as one body with both names.
 
-``directory_names`` streams every known spelling for the gate; ``directory_fingerprint`` changes
-whenever the directory does, so work that depends on it (a planned row) can be reused safely.
+``directory_names`` streams every known spelling for the gate, in the order names were added
+(their pk); ``names_fingerprint`` digests any run of them, ``directory_fingerprint`` all of them:
+it changes whenever the directory does. Publication records the highest pk and the fingerprint
+of the names its gate read, so the next one tells names *added* since (imports add names every
+week; they can only make the gate stricter where they occur) from names edited or removed.
 """
 
 import hashlib
@@ -121,9 +124,11 @@ class DirectoryName:
     body_id: int
     body_name: str = ""
     origin: str = PublicBody.Origin.STAFF
+    pk: int = 0
 
 
 def directory_names() -> Iterator[DirectoryName]:
+    """Every spelling, in the order they were added (pk)."""
     rows = PublicBodyName.objects.order_by("pk").values_list(
         "name",
         "body__market",
@@ -133,19 +138,23 @@ def directory_names() -> Iterator[DirectoryName]:
         "body_id",
         "body__name",
         "body__origin",
+        "pk",
     )
     for row in rows.iterator(chunk_size=5000):
         yield DirectoryName(*row)
 
 
-def directory_fingerprint() -> str:
-    """Changes whenever a spelling is added, edited or removed, or a body changes market, kind,
-    origin or main name (so gate results that depended on the directory can be reused only
-    while it holds)."""
+def names_fingerprint(names: Iterable[DirectoryName]) -> str:
+    """A digest of spellings as the gate reads them: it changes when one is added, edited or
+    removed, or its body changes market, kind, origin or main name."""
     digest = hashlib.sha256()
-    rows = PublicBodyName.objects.order_by("pk").values_list(
-        "pk", "name", "form", "lang", "body__market", "body__kind", "body__origin", "body__name"
-    )
-    for row in rows.iterator(chunk_size=5000):
+    for n in names:
+        row = (n.pk, n.name, n.form, n.lang, n.market, n.kind, n.origin, n.body_id, n.body_name)
         digest.update("\x1f".join(map(str, row)).encode() + b"\x1e")
     return digest.hexdigest()[:16]
+
+
+def directory_fingerprint() -> str:
+    """``names_fingerprint`` of the whole directory (gate results that depended on it can be
+    reused only while it holds)."""
+    return names_fingerprint(directory_names())

@@ -5,7 +5,8 @@ typed JSON values (``["HK", "SG"]``, ``true``, ``50``). Both go through :func:`p
 which returns a frozen, canonical :class:`ListQuery` or raises ``ApiError(400,
 "invalid_parameter")`` with a message that says what was wrong and what would be accepted.
 Limits and defaults live here and nowhere else; a :class:`Surface` says which default page size
-a caller gets and how messages name the other operations (REST paths, or tool names).
+a caller gets, how messages name the other operations (REST paths, or tool names) and what a
+caller can do before the first issue.
 
 Canonical means: two requests that select the same rows have the same ``filters_key()``
 (markets upper-cased, categories resolved to slugs, values sorted, duplicates dropped, ``q``
@@ -20,6 +21,7 @@ from functools import reduce
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from config.errors import ApiError
 
@@ -53,15 +55,42 @@ TRUE_WORDS = {"true": True, "1": True, "false": False, "0": False}
 @dataclass(frozen=True)
 class Surface:
     """An interface's defaults and its names for things: a model pays for every row it reads,
-    so the tool server pages smaller, and its messages name tools rather than REST paths."""
+    so the tool server pages smaller, and its messages name tools rather than REST paths.
+
+    ``unpublished`` is the message of the 503 before the first issue: it says what the caller
+    can do meanwhile on that surface (people read it in their page's language)."""
 
     default_limit: int
     listing: str
     facets: str
+    unpublished: str
 
 
-REST = Surface(DEFAULT_LIMIT, listing="GET /api/v1/tenders", facets="GET /api/v1/tenders/facets")
-TOOL = Surface(20, listing="the list_tenders tool", facets="the tender_facets tool")
+NOTHING_PUBLISHED = "No issue of the feed is published yet; try again later"
+
+REST = Surface(
+    DEFAULT_LIMIT,
+    listing="GET /api/v1/tenders",
+    facets="GET /api/v1/tenders/facets",
+    unpublished=f"{NOTHING_PUBLISHED} (GET /api/v1/health shows the feed's state).",
+)
+TOOL = Surface(
+    20,
+    listing="the list_tenders tool",
+    facets="the tender_facets tool",
+    unpublished=f"{NOTHING_PUBLISHED}. list_tenders, get_tender and tender_facets answer from "
+    "the first weekly issue on; list_sourcing_lanes, get_engagement and submit_rfq answer now.",
+)
+# The people's pages (tenders.pages): they page by 20, and a refusal reads in the page's
+# language (tenders.pages.messages words the other refusals for people).
+PAGES = Surface(
+    20,
+    listing="the tender list",
+    facets="the category list",
+    unpublished=gettext_lazy(
+        "The first issue of the feed is not published yet. Come back after the weekly publication."
+    ),
+)
 
 
 def invalid(param: str, message: str) -> ApiError:

@@ -60,19 +60,15 @@ def current_issue() -> Issue | None:
     return current.current_issue()
 
 
-def nothing_published() -> ApiError:
-    return ApiError(
-        503,
-        "service_unavailable",
-        "No issue of the feed is published yet; try again later "
-        "(GET /api/v1/health shows the feed's state).",
-    )
+def nothing_published(surface: Surface = REST) -> ApiError:
+    """The 503 before the first issue, with what the caller can do meanwhile on its surface."""
+    return ApiError(503, "service_unavailable", str(surface.unpublished))
 
 
-def require_current_issue() -> Issue:
+def require_current_issue(surface: Surface = REST) -> Issue:
     issue = current_issue()
     if issue is None:
-        raise nothing_published()
+        raise nothing_published(surface)
     return issue
 
 
@@ -164,7 +160,7 @@ def list_answer(
     params: Mapping[str, Any], *, issue: Issue | None = None, surface: Surface = REST
 ) -> Answer:
     """The bytes of ``list_tenders``; the same page from every surface is one cache entry."""
-    issue = issue or require_current_issue()
+    issue = issue or require_current_issue(surface)
     plan = plan_list(params, issue, surface)
     return answers.answer(
         _key(issue, "list", plan.canonical()), lambda: Answer(answers.encode(run_list(plan)))
@@ -289,7 +285,7 @@ def tender_answer(
     """The bytes of ``get_tender`` (a 404 names the surface's listing, so it is the
     surface's own entry)."""
     lang = parse_row_params(params or {})
-    issue = issue or require_current_issue()
+    issue = issue or require_current_issue(surface)
 
     def one_row() -> Answer:
         row = find_row(at_id, issue)
@@ -313,15 +309,19 @@ FACET_KEYS = {
 }
 
 
-def tender_facets(*, issue: Issue | None = None, now: datetime | None = None) -> dict:
+def tender_facets(
+    *, issue: Issue | None = None, now: datetime | None = None, surface: Surface = REST
+) -> dict:
     """Vocabulary and counts of the current snapshot, as computed at its publication, and the
     feed's state (so an agent sees freshness without asking for health)."""
-    return facets_answer(issue=issue, now=now).data()
+    return facets_answer(issue=issue, now=now, surface=surface).data()
 
 
-def facets_answer(*, issue: Issue | None = None, now: datetime | None = None) -> Answer:
+def facets_answer(
+    *, issue: Issue | None = None, now: datetime | None = None, surface: Surface = REST
+) -> Answer:
     """The bytes of ``tender_facets``: one entry while the feed is fresh, one after."""
-    issue = issue or require_current_issue()
+    issue = issue or require_current_issue(surface)
     now = now or timezone.now()
     return answers.answer(
         _key(issue, "facets", f"fresh={is_fresh(issue, now)}"),

@@ -352,6 +352,23 @@ def test_tool_errors_name_tools_not_rest_paths(t0):
     )
 
 
+@pytest.mark.django_db
+def test_before_the_first_issue_the_tender_tools_name_the_tools_that_answer():
+    unavailable = {
+        "error": {
+            "code": "service_unavailable",
+            "message": "No issue of the feed is published yet; try again later. list_tenders, "
+            "get_tender and tender_facets answer from the first weekly issue on; "
+            "list_sourcing_lanes, get_engagement and submit_rfq answer now.",
+        }
+    }
+    for name in ("list_tenders", "get_tender", "tender_facets"):
+        assert error_of(call(name, VALID_ARGUMENTS[name])) == unavailable, name
+    # What it promises holds: those tools answer with no issue published.
+    for name in ("list_sourcing_lanes", "get_engagement", "submit_rfq"):
+        assert call(name, VALID_ARGUMENTS[name])["isError"] is False, name
+
+
 def test_output_schemas_are_the_published_files_without_prose():
     def published(name):
         return tools.without_annotations(contract.embedded(contract.load(name)))

@@ -251,7 +251,8 @@ def test_an_unknown_category_says_what_exists(client, feed):
     page = html(response)
     assert response.status_code == 400
     assert "<h2>无法执行此搜索</h2>" in page
-    assert f"<p>{escape(api['error']['message'])}</p>" in page
+    assert api["error"]["param"] == "category"
+    assert "<p>本期没有这个类别。请从下列类别中选择一个。</p>" in page
     assert (
         '<li><a href="?market=HK&amp;category=it-hardware">信息技术硬件及设备</a> '
         "<code>it-hardware</code></li>"
@@ -260,15 +261,40 @@ def test_an_unknown_category_says_what_exists(client, feed):
     assert listed(page) == []
 
 
+SEARCH_UNREAD = {
+    "en": "This search could not be read. Use at most 8 words or phrases and 200 characters, and "
+    "close every double quote.",
+    "zh-hans": "无法识别此搜索。请最多使用 8 个词语或短语、不超过 200 个字符，并确保每个双引号都成对出现。",
+    "zh-hant": "無法識別此搜索。請最多使用 8 個詞語或短語、不超過 200 個字符，並確保每個雙引號都成對出現。",
+}
+FILTER_UNKNOWN = {
+    "en": "The address of this page holds a filter the list does not know. Choose the filters "
+    "again below.",
+    "zh-hans": "此页面的网址包含列表无法识别的筛选条件。请在下方重新选择筛选条件。",
+    "zh-hant": "此頁面的網址包含列表無法識別的篩選條件。請在下方重新選擇篩選條件。",
+}
+
+
 @pytest.mark.parametrize(
-    "query",
-    [{"market": "XX"}, {"limit_me": "1"}, {"q": "x" * 201}, {"q": '"x'}, {"new": "maybe"}],
+    "query, said",
+    [
+        ({"market": "XX"}, FILTER_UNKNOWN),
+        ({"limit_me": "1"}, FILTER_UNKNOWN),
+        ({"new": "maybe"}, FILTER_UNKNOWN),
+        ({"q": "x" * 201}, SEARCH_UNREAD),
+        ({"q": '"x'}, SEARCH_UNREAD),
+        ({"q": "a b c d e f g h i"}, SEARCH_UNREAD),
+    ],
 )
-def test_bad_parameters_show_the_apis_message(client, feed, query):
-    api = client.get("/api/v1/tenders", query).json()
-    response = client.get("/en/tenders/", query)
-    assert response.status_code == 400
-    assert f"<p>{escape(api['error']['message'])}</p>" in html(response)
+def test_bad_parameters_are_the_apis_refusal_worded_for_people(client, feed, query, said):
+    api = client.get("/api/v1/tenders", query)
+    assert api.status_code == 400
+    for lang, text in said.items():
+        response = client.get(f"/{lang}/tenders/", query)
+        page = html(response)
+        assert response.status_code == 400
+        assert f"<p>{escape(text)}</p>" in page
+        assert escape(api.json()["error"]["message"]) not in page
 
 
 def test_cursor_errors_offer_to_start_again(client, feed, t0):
@@ -276,13 +302,20 @@ def test_cursor_errors_offer_to_start_again(client, feed, t0):
     second = link(html(client.get("/en/tenders/?closing_bucket=all")), "next")
     response = client.get(f"/en/tenders/?{second.replace('closing_bucket=all', 'market=HK')}")
     assert response.status_code == 400
-    assert "This cursor belongs to other filters" in html(response)
+    assert "<p>This page link is no longer valid.</p>" in html(response)
     assert '<a href="?market=HK">Start again from the first page</a>' in html(response)
+    chinese = html(client.get(f"/zh-hant/tenders/?{second.replace('closing_bucket=all', 'q=x')}"))
+    assert "<p>此頁面連結已失效。</p>" in chinese
     services.publish_issue(now=t0 + timedelta(hours=1))
     response = client.get(f"/en/tenders/?{second}")
     assert response.status_code == 409
-    assert "The feed was republished after this cursor was made" in html(response)
+    assert "<p>A new issue of the feed was published since this page was shown.</p>" in html(
+        response
+    )
     assert '<a href="?closing_bucket=all">Start again from the first page</a>' in html(response)
+    assert "<p>本页显示之后，信息源已发布新一期。</p>" in html(
+        client.get(f"/zh-hans/tenders/?{second}")
+    )
     assert listed(page)  # the first page itself never needs a cursor
 
 
@@ -296,12 +329,23 @@ def test_no_match_is_a_clear_empty_state(client, feed):
     assert listed(page) == []
 
 
-def test_before_the_first_issue(client, db):
-    response = client.get("/en/tenders/")
-    assert response.status_code == 503
-    assert "No issue of the feed is published yet" in html(response)
-    page = html(client.get("/zh-hant/"))
-    assert "資訊源的第一期尚未發佈。請在每週發佈後再來。" in page
+UNPUBLISHED = {
+    "en": "The first issue of the feed is not published yet. Come back after the weekly "
+    "publication.",
+    "zh-hans": "信息源的第一期尚未发布。请在每周发布后再来。",
+    "zh-hant": "資訊源的第一期尚未發佈。請在每週發佈後再來。",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_before_the_first_issue_people_read_when_to_come_back(client, db, lang):
+    for path in ("tenders/", "tenders/AT-TEST-0000000001/"):
+        response = client.get(f"/{lang}/{path}")
+        page = html(response)
+        assert response.status_code == 503, path
+        assert f"<p>{UNPUBLISHED[lang]}</p>" in page, path
+        assert "/api/v1/health" not in page
+    assert f'<p class="notice">{UNPUBLISHED[lang]}</p>' in html(client.get(f"/{lang}/"))
 
 
 # --- one row -----------------------------------------------------------------------------
@@ -439,24 +483,30 @@ def test_a_quote_request_goes_through_the_intake_service(feed, mailoutbox):
 
 
 @pytest.mark.parametrize(
-    "change",
+    "change, said",
     [
-        {"buyer_contact": "2123 4567"},
-        {"product": ""},
-        {"target_market": "XX"},
-        {"quantity": "9" * 101},
+        (
+            {"buyer_contact": "2123 4567"},
+            "Give a valid e-mail address, or a phone number starting with + and the country "
+            "code, such as +852 2123 4567.",
+        ),
+        ({"product": ""}, "Say what you want to source."),
+        (
+            {"target_market": "XX"},
+            "This is not a market or country code we know; give one such as HK or DE.",
+        ),
+        ({"quantity": "9" * 101}, "Write plain text of at most 100 characters."),
     ],
 )
-def test_a_bad_quote_request_shows_the_apis_message_and_stores_nothing(client, feed, change):
+def test_a_bad_quote_request_is_the_apis_refusal_worded_for_people(client, feed, change, said):
     body = {**RFQ_FORM, **change}
     api = client.post("/rfq", data=json.dumps(body), content_type="application/json").json()
     response = client.post("/en/rfq/", {**body, "idempotency_key": "k-2"})
     page = html(response)
     field = api["error"]["param"]
     assert response.status_code == 400
-    assert (
-        f'<p class="field-error" id="error_{field}">{escape(api["error"]["message"])}</p>' in page
-    )
+    assert f'<p class="field-error" id="error_{field}">{escape(said)}</p>' in page
+    assert f'<p><a href="#id_{field}">{escape(said)}</a></p>' in page
     assert f'aria-describedby="hint_{field} error_{field}" aria-invalid="true"' in page
     assert '<input type="hidden" name="idempotency_key" value="k-2">' in page
     assert f'value="{escape(body["buyer_contact"])}"' in page
@@ -476,10 +526,15 @@ def test_over_the_rate_limit_the_form_says_when_to_retry(client, feed, settings)
     assert client.post("/en/rfq/", {**RFQ_FORM, "idempotency_key": "a"}).status_code == 303
     response = client.post("/en/rfq/", {**RFQ_FORM, "idempotency_key": "b"})
     assert response.status_code == 429
-    assert "Too many submissions from your network address: the limit is 1 per hour." in html(
-        response
-    )
     assert int(response["Retry-After"]) > 0
+    minutes = -(-int(response["Retry-After"]) // 60)
+    assert (
+        "<p>Too many requests were sent from your network. Please try again in "
+        f"{minutes} minutes.</p>"
+    ) in html(response)
+    chinese = html(client.post("/zh-hans/rfq/", {**RFQ_FORM, "idempotency_key": "c"}))
+    wait = re.search(r"<p>从您的网络发送的请求过多。请在 (\d+) 分钟后重试。</p>", chinese)
+    assert wait and minutes - 1 <= int(wait.group(1)) <= minutes
     assert Rfq.objects.count() == 1
 
 

@@ -146,9 +146,8 @@ def test_a_person_browses_searches_and_asks_for_a_quote(live_server, browser_pag
     page.fill("#id_buyer_contact", "2123 4567")
     page.click("button[type=submit]")
     assert page.inner_text("#error_buyer_contact") == (
-        "buyer_contact looks like a phone number without its country code: write it in "
-        "international form, starting with + and the country code, e.g. +852 2123 4567, or "
-        "give an e-mail address."
+        "Give a valid e-mail address, or a phone number starting with + and the country code, "
+        "such as +852 2123 4567."
     )
     assert Rfq.objects.count() == 0
     shot(page, "08-quote-error")

@@ -14,9 +14,11 @@ import pytest
 from django.db import connection
 
 from tenders import publication
+from tenders.allowances import allowance_add, allowance_remove
 from tenders.directory import BodyEntry, BodyName, remember_bodies
-from tenders.models import CurrencyRate, Issue, PlanDigest, SnapshotRow
+from tenders.models import CurrencyRate, Issue, PlanDigest, PublicBodyName, SnapshotRow
 from tenders.publication import planning, publish, storage
+from tenders.sanitize import fingerprint
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory, category
 
@@ -71,8 +73,15 @@ def test_a_reused_row_is_identical_to_a_freshly_planned_one(t0, monkeypatch):
     assert reused.withheld_samples == fresh.withheld_samples
 
 
-def _change_gate(records, settings):
-    remember_bodies([BodyEntry(market="HK", names=[BodyName("Harbour Ferry Authority", "en")])])
+def _change_gate_rules(records, settings):
+    fingerprint.GATE_VERSION += 1
+
+
+def _edit_directory_name(records, settings):
+    # Not found in any record, but an edit (or removal) is a rare staff action: all replanned.
+    name = PublicBodyName.objects.order_by("pk").first()
+    name.name += " (former name)"
+    name.save()
 
 
 def _change_record(records, settings):
@@ -92,11 +101,18 @@ def _change_secret(records, settings):
 
 @pytest.mark.parametrize(
     ("change", "reused"),
-    [(_change_gate, 0), (_change_record, 2), (_change_category, 0), (_change_secret, 0)],
+    [
+        (_change_gate_rules, 0),
+        (_edit_directory_name, 0),
+        (_change_record, 2),
+        (_change_category, 0),
+        (_change_secret, 0),
+    ],
 )
 def test_a_change_of_what_a_row_depends_on_forces_planning_it_again(
     t0, settings, monkeypatch, change, reused
 ):
+    monkeypatch.setattr(fingerprint, "GATE_VERSION", fingerprint.GATE_VERSION)
     records = feed(t0)
     publication.publish_issue(now=t0)
     change(records, settings)
@@ -115,6 +131,110 @@ def test_a_change_of_what_a_row_depends_on_forces_planning_it_again(
         )
     if change is _change_category:
         assert {r[4] for r in rows(after.issue)} == {"Computer hardware"}
+
+
+def withheld(summary) -> dict[str, set[str]]:
+    """The withheld records and the kinds of their reasons."""
+    return {
+        listing_id: {r.split(":")[0] for r in reasons}
+        for listing_id, reasons in summary.withheld_samples
+    }
+
+
+def test_names_added_to_the_directory_replan_only_the_rows_whose_texts_they_match(t0, monkeypatch):
+    """A week of imports adds names: rows that do not contain them are reused; a row that
+    does is planned again, and withheld where the gate now holds it (as a fresh plan says)."""
+    plain = SourceTenderFactory()
+    named = SourceTenderFactory(
+        summary_en="Ferry pier repairs for the Harbour Ferry Authority at two piers."
+    )
+    in_chinese = SourceTenderFactory(
+        summary_zh="为海港渡轮管理局维修码头。", summary_zht="為海港渡輪管理局維修碼頭。"
+    )
+    in_prose = SourceTenderFactory(  # the words, not written as a name: planned, published
+        summary_en="Repairs of harbour ferry authority piers and waiting areas."
+    )
+    first = publication.publish_issue(now=t0)
+    assert (first.published, first.withheld) == (4, 0)
+    ha = BodyEntry(
+        market="HK",
+        names=[BodyName("Harbour Ferry Authority", "en"), BodyName("海港渡輪管理局", "zh-hant")],
+    )
+    unrelated = [
+        BodyEntry(market="SG", names=[BodyName(f"Jurong Canal Board {n}", "en")]) for n in range(20)
+    ]
+    assert remember_bodies([ha, *unrelated]) == 22
+
+    after = publication.publish_issue(now=t0 + WEEK)
+    fresh = replanned(t0 + WEEK + timedelta(hours=1), monkeypatch)
+
+    assert (after.published, after.reused, after.affected, after.withheld) == (2, 2, 2, 2)
+    assert (fresh.published, fresh.reused, fresh.withheld) == (2, 0, 2)
+    assert (
+        withheld(after)
+        == withheld(fresh)
+        == {
+            named.listing_id: {"sanitization"},
+            in_chinese.listing_id: {"sanitization"},
+        }
+    )
+    assert rows(after.issue) == rows(fresh.issue)
+    assert {r[1] for r in rows(after.issue)} == {plain.listing_id, in_prose.listing_id}
+    # Withheld records are planned every week: nothing of theirs is reused.
+    third = publication.publish_issue(now=t0 + 2 * WEEK)
+    assert (third.published, third.reused, third.affected, third.withheld) == (2, 2, 0, 2)
+
+
+def test_an_issue_records_the_gate_data_its_plan_was_made_against(t0):
+    SourceTenderFactory()
+    first = publication.publish_issue(now=t0).issue
+    names = PublicBodyName.objects.order_by("pk")
+    assert first.plan_gate["directory_mark"] == names.last().pk
+    assert first.plan_gate["allowances"] == []
+    remember_bodies([BodyEntry(market="HK", names=[BodyName("Harbour Ferry Authority", "en")])])
+    withdrawn = publication.withdraw_row(
+        listing_id=SnapshotRow.objects.get(issue=first).asaptic_id, reason="A leak", now=t0
+    )
+    # A withdrawal keeps the rows, and what they were planned against.
+    assert withdrawn.plan_gate == first.plan_gate
+    second = publication.publish_issue(now=t0 + WEEK).issue
+    assert second.plan_gate["directory_mark"] == names.last().pk > first.plan_gate["directory_mark"]
+
+
+def test_removing_an_allowance_replans_the_records_it_could_affect(t0, monkeypatch):
+    own = SourceTenderFactory(summary_en="Road works at a site managed by HyD in Kowloon.")
+    shared = SourceTenderFactory(summary_en="Supply of plotters for the ArchSD studios.")
+    other = SourceTenderFactory(summary_en="Supply of plotters for design studios.")
+    mine = allowance_add(
+        kind="public_body", phrase="HyD", reason="A depot's name", tender=own, user=None
+    )
+    everywhere = allowance_add(
+        kind="public_body", phrase="ArchSD studios", reason="A brand", tender=None, user=None
+    )
+    first = publication.publish_issue(now=t0)
+    assert (first.published, first.withheld) == (3, 0)
+
+    # Adding an allowance lets more through: nothing published needs planning again.
+    allowance_add(kind="money", phrase="plotters", reason="A test", tender=other, user=None)
+    second = publication.publish_issue(now=t0 + WEEK)
+    assert (second.published, second.reused, second.affected) == (3, 3, 0)
+
+    allowance_remove(allowance=mine, user=None)  # its record only
+    third = publication.publish_issue(now=t0 + 2 * WEEK)
+    assert (third.published, third.reused, third.affected, third.withheld) == (2, 2, 1, 1)
+    assert withheld(third) == {own.listing_id: {"sanitization"}}
+
+    allowance_remove(allowance=everywhere, user=None)  # the records that hold its phrase
+    fourth = publication.publish_issue(now=t0 + 3 * WEEK)
+    fresh = replanned(t0 + 3 * WEEK + timedelta(hours=1), monkeypatch)
+    assert (fourth.published, fourth.reused, fourth.affected, fourth.withheld) == (1, 1, 1, 2)
+    assert withheld(fourth) == withheld(fresh)
+    assert withheld(fourth) == {
+        own.listing_id: {"sanitization"},
+        shared.listing_id: {"sanitization"},
+    }
+    assert rows(fourth.issue) == rows(fresh.issue)
+    assert [r[1] for r in rows(fourth.issue)] == [other.listing_id]
 
 
 def test_rates_buckets_and_new_are_recomputed_for_reused_rows(t0, monkeypatch):

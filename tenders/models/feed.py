@@ -173,6 +173,14 @@ class Issue(models.Model):
     flat_file = models.CharField(max_length=200, blank=True)
     flat_file_bytes = models.PositiveBigIntegerField(default=0)
     rows_pruned = models.BooleanField(default=False)
+    plan_gate = models.JSONField(
+        default=dict,
+        blank=True,
+        editable=False,
+        help_text="Private: the gate's data the rows were planned against (the highest "
+        "directory name and a fingerprint of the names up to it, the allowances), so the next "
+        "publication reuses the rows no change since can affect.",
+    )
     published_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

@@ -9,9 +9,9 @@ class PlanDigest(models.Model):
     """The digest of the planning inputs a published row of an issue was planned from.
 
     One per published row. The next publication reuses the row (copies it, recomputing only its
-    weekly parts) for every record whose digest is still the same: see
-    ``tenders.publication.reuse``. Private (a digest of private fields); partitioned by issue on
-    PostgreSQL like the snapshot, and dropped with it.
+    weekly parts) for every record whose digest is still the same and that no change of the
+    gate's data since affects: see ``tenders.publication.sources``. Private (a digest of
+    private fields); partitioned by issue on PostgreSQL like the snapshot, and dropped with it.
     """
 
     pk = models.CompositePrimaryKey("issue", "tender")

@@ -2,10 +2,11 @@
 
 Each form posts to the service its JSON surface calls (``rfq_submit`` behind ``POST /rfq``,
 ``access_request_submit`` behind the ``request_tender_access`` tool), so fields, limits,
-rate limits and messages are the intake's own (``rfq.validation``); the page adds labels,
-help texts and CSRF protection. Every form carries a fresh idempotency key, so a double click
-stores one request, and a success is answered with a redirect to a receipt (POST, redirect,
-GET), so reloading never sends twice.
+rate limits and refusals are the intake's own (``rfq.validation``); the page adds labels, help
+texts, the words for each field's refusal in the page's language (``FieldText``; the intake's
+English messages are the API's) and CSRF protection. Every form carries a fresh idempotency
+key, so a double click stores one request, and a success is answered with a redirect to a
+receipt (POST, redirect, GET), so reloading never sends twice.
 """
 
 import re
@@ -28,11 +29,30 @@ from rfq.clients import client_info
 from tenders import selectors
 
 from .labels import API_LANG
+from .messages import intake_message
 
 CONTACT_HELP = _(
     "An e-mail address, or a phone number starting with + and the country code, such as "
     "+852 2123 4567. Only our staff see it."
 )
+CONTACT_REQUIRED = _("Give an e-mail address or a phone number, so we can answer you.")
+CONTACT_INVALID = _(
+    "Give a valid e-mail address, or a phone number starting with + and the country code, "
+    "such as +852 2123 4567."
+)
+TOO_LONG = _("Write plain text of at most %(max)s characters.")
+
+
+@dataclass(frozen=True)
+class FieldText:
+    """What a person reads about one field: its label and help, and, when the intake refuses
+    it, ``required`` (left empty) or ``invalid`` (any other refusal; by default the text
+    rules every field has, plain text within its length)."""
+
+    label: Promise
+    help: Promise
+    required: Promise | None = None
+    invalid: Promise = TOO_LONG
 
 
 @dataclass(frozen=True)
@@ -45,8 +65,7 @@ class Intake:
     intro: Promise
     button: Promise
     sent_title: Promise
-    # Per field: label, help text.
-    texts: dict[str, tuple[Promise, Promise]]
+    texts: dict[str, FieldText]
     prefill: Callable[[str, str], dict[str, str]]
 
 
@@ -77,16 +96,22 @@ RFQ = Intake(
     button=_("Send the request for quote"),
     sent_title=_("Your request for quote is stored"),
     texts={
-        "product": (
+        "product": FieldText(
             _("What you want to source"),
             _("A product, a specification or a sourcing lane, up to 500 characters."),
+            required=_("Say what you want to source."),
         ),
-        "quantity": (_("Quantity (optional)"), _("How many or how much, in your own words.")),
-        "target_market": (
+        "quantity": FieldText(
+            _("Quantity (optional)"), _("How many or how much, in your own words.")
+        ),
+        "target_market": FieldText(
             _("Where the goods are needed (optional)"),
             _("A market code (HK, MO, SG, GB, EU, AU, CA) or a country code such as DE."),
+            invalid=_("This is not a market or country code we know; give one such as HK or DE."),
         ),
-        "buyer_contact": (_("Your contact"), CONTACT_HELP),
+        "buyer_contact": FieldText(
+            _("Your contact"), CONTACT_HELP, required=CONTACT_REQUIRED, invalid=CONTACT_INVALID
+        ),
     },
     prefill=_rfq_prefill,
 )
@@ -104,45 +129,67 @@ ACCESS = Intake(
     button=_("Send the access request"),
     sent_title=_("Your access request is stored"),
     texts={
-        "at_id": (
+        "at_id": FieldText(
             _("Listing id (optional)"),
             _("The tender you want detail for, such as AT-7K3M9Q2X4B."),
+            invalid=_("A listing id is AT- and 10 letters and digits, such as AT-7K3M9Q2X4B."),
         ),
-        "organisation": (_("Organisation"), _("The organisation asking for access.")),
-        "contact": (_("Your contact"), CONTACT_HELP),
-        "purpose": (
+        "organisation": FieldText(
+            _("Organisation"),
+            _("The organisation asking for access."),
+            required=_("Name the organisation asking for access."),
+        ),
+        "contact": FieldText(
+            _("Your contact"), CONTACT_HELP, required=CONTACT_REQUIRED, invalid=CONTACT_INVALID
+        ),
+        "purpose": FieldText(
             _("Why you need the detail"),
             _("What you supply and how you intend to bid, up to 1,000 characters."),
+            required=_("Say why you need the detail."),
         ),
     },
     prefill=_access_prefill,
 )
 
 
-def _fields(intake: Intake, values: dict[str, str], error: ApiError | None) -> list[dict]:
+def field_message(intake: Intake, error: ApiError) -> str:
+    """The intake's refusal of one field, for people: worded by the field, not checked again
+    (a required field's own message says it was left empty)."""
+    (spec,) = (f for f in intake.form.fields if f.name == error.param)
+    text = intake.texts[spec.name]
+    if text.required is not None and error.message == spec.required_message:
+        return str(text.required)
+    return str(text.invalid) % {"max": spec.max_length}
+
+
+def _fields(intake: Intake, values: dict[str, str], field_error: dict | None) -> list[dict]:
     return [
         {
             "spec": spec,
-            "label": intake.texts[spec.name][0],
-            "help": intake.texts[spec.name][1],
+            "label": intake.texts[spec.name].label,
+            "help": intake.texts[spec.name].help,
             "value": values.get(spec.name, ""),
-            "error": error.message if error is not None and error.param == spec.name else "",
+            "error": field_error["message"]
+            if field_error and field_error["param"] == spec.name
+            else "",
         }
         for spec in intake.form.fields
     ]
 
 
 def _render(request, intake, values, *, key=None, error=None, notice="", status=200):
-    field_error = error is not None and error.param in intake.form.names
+    field_error = None
+    if error is not None and error.param in intake.form.names:
+        field_error = {"param": error.param, "message": field_message(intake, error)}
     response = render(
         request,
         "pages/intake_form.html",
         {
             "intake": intake,
-            "fields": _fields(intake, values, error),
+            "fields": _fields(intake, values, field_error),
             "key": key or uuid.uuid4().hex,
-            "error": None if field_error else error,
-            "field_error": error if field_error else None,
+            "error": None if error is None or field_error else intake_message(error),
+            "field_error": field_error,
             "notice": notice,
         },
         status=status,

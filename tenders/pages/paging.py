@@ -17,7 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-PAGE_SIZE = 20
+from tenders.filters import PAGES
+
+PAGE_SIZE = PAGES.default_limit
 MAX_QUERY = 2500
 NAVIGATION = ("page", "back")
 _CURSOR_TEXT = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -2,8 +2,9 @@
 
 The listing page hands its query to ``tenders.selectors.list_tenders`` (the one parser, the
 one cursor, the one answer cache) with the page's language as ``lang``; rows, totals and
-errors are the API's. Only two things are the pages' own: an empty form field means "not
-given" (HTML forms send every field), and the navigation parameters of ``pages.paging``.
+errors are the API's (a refusal is worded for people by ``pages.messages``). Only two things
+are the pages' own: an empty form field means "not given" (HTML forms send every field), and
+the navigation parameters of ``pages.paging``.
 """
 
 from django.conf import settings
@@ -19,11 +20,12 @@ from config.errors import ApiError
 from sourcing import selectors as sourcing
 from tenders import selectors
 from tenders.buckets import CLOSING_BUCKETS
-from tenders.filters import BAND_VALUES, ListQuery, parse_list_params
+from tenders.filters import BAND_VALUES, PAGES, ListQuery, parse_list_params
 from tenders.markets import MARKET_CODES
 
 from . import paging
 from .labels import API_LANG
+from .messages import listing_message
 
 
 def api_lang(request) -> str:
@@ -78,7 +80,7 @@ def failure(request, error: ApiError, context: dict | None = None):
 @require_safe
 def home(request):
     issue = selectors.current_issue()
-    context = {"issue": issue}
+    context = {"issue": issue, "unpublished": PAGES.unpublished}
     if issue is not None:
         facets = selectors.tender_facets(issue=issue)
         context["markets"] = facets["data"]["markets"]
@@ -140,14 +142,15 @@ def tender_list(request):
     query = None
     status = 200
     try:
-        issue = selectors.require_current_issue()
+        issue = selectors.require_current_issue(PAGES)
         context["categories"] = selectors.tender_facets(issue=issue)["data"]["categories"]
         params = {**given, "lang": api_lang(request), "limit": str(paging.PAGE_SIZE)}
-        query = parse_list_params(params, selectors.vocabulary(issue))
-        page = selectors.list_tenders(params, issue=issue)
+        query = parse_list_params(params, selectors.vocabulary(issue), PAGES)
+        page = selectors.list_tenders(params, issue=issue, surface=PAGES)
     except ApiError as error:
         others = {k: v for k, v in filters.items() if k != error.param}
-        context.update(error=error, restart=paging.first_query(filters))
+        context.update(error=error, message=listing_message(error))
+        context["restart"] = paging.first_query(filters)
         context["other_filters"] = paging.first_query(others)
         status = error.status
     else:
@@ -168,7 +171,9 @@ def tender_list(request):
 @require_safe
 def tender_detail(request, at_id: str):
     try:
-        page = selectors.get_tender(at_id, {"lang": api_lang(request)})
+        # The row's answer is the API's own cache entry; only the 503 is the pages' own.
+        issue = selectors.require_current_issue(PAGES)
+        page = selectors.get_tender(at_id, {"lang": api_lang(request)}, issue=issue)
     except ApiError as error:
         if error.status == 404:
             raise Http404 from None

@@ -8,10 +8,11 @@ flight, so memory does not grow with the number of records, and returns batches 
 the result is the same as planning in one process.
 
 **Reuse.** A record whose planning inputs and planning context are unchanged since the issue
-its row was last published in (same ``digest``, see ``publication.reuse``) is not planned
+its row was last published in (same ``digest``, see ``publication.sources``), and whose texts
+no change of the gate's data since that plan can affect (``GateChange``), is not planned
 again: its row is copied from that issue with only the weekly parts recomputed here (closing
 bucket, value band, ``new_this_issue``). The gate, the search columns and the sort key, which
-cost nearly all of planning, run only for new and changed records.
+cost nearly all of planning, run only for new, changed and affected records.
 
 Workers import no Django: records, categories and rates travel as plain values, and rows come
 back already encoded for the store (``PlanContext.encoded``), so nothing big is pickled back.
@@ -23,12 +24,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from functools import cached_property
 from itertools import islice
 from typing import Any, NamedTuple
 
 from .. import buckets
 from ..ids import sort_key
 from ..sanitize import NO_DIRECTORY, Gate, RecordSecrets
+from ..sanitize.allow import could_allow
+from ..sanitize.names import NameMatcher, Pattern
+from ..sanitize.view import View
 from ..search import search_columns
 from . import pgcopy
 
@@ -36,7 +41,7 @@ WITHHELD = "withheld"  # SourceTender.Status.WITHHELD, without importing the mod
 
 # The fields of a source record that publication reads, in the order rows are streamed: the
 # ones every record needs every week, then the ones only a fresh plan reads. The digest that
-# decides reuse covers all of them (``publication.reuse``).
+# decides reuse covers all of them (``publication.sources``).
 WEEKLY_FIELDS = (
     "pk",
     "listing_id",
@@ -178,6 +183,61 @@ class PlannedBatch:
     published: int = 0
     new: int = 0
     reused_count: int = 0
+
+
+@dataclass(frozen=True)
+class GateChange:
+    """How the gate's data changed since the plan of the issue rows are reused from, as far as
+    a row published then is concerned (``sources.gate_change`` works it out).
+
+    A published row had no finding. Directory names added since can only add findings, and
+    only where one of their patterns matches; allowances added can only remove findings;
+    an allowance removed can bring one back only in a text where its phrase occurs (its own
+    record's texts, for a record's allowance). So a reusable row is planned again when one
+    of the ``patterns`` matches its public texts (the gate's own directory pass, restricted
+    to them), when a removed allowance's phrase occurs in them (``phrases``: those of the
+    global list), when its record lost an allowance of its own (``records``), or, for any
+    other change (a name edited or removed, a body changed), always (``everything``).
+    """
+
+    everything: bool = False
+    patterns: tuple[Pattern, ...] = ()
+    phrases: tuple[str, ...] = ()
+    records: frozenset = frozenset()
+
+    @cached_property
+    def _matcher(self) -> NameMatcher | None:
+        return NameMatcher(self.patterns, hints=False) if self.patterns else None
+
+    def affects(self, tender) -> bool:
+        """Whether the row of ``tender`` (a reusable record, with its summaries) may now be
+        decided differently."""
+        if self.everything or tender.pk in self.records:
+            return True
+        if self._matcher is None and not self.phrases:
+            return False
+        for text in (tender.summary_en, tender.summary_zh, tender.summary_zht):
+            if not text:
+                continue
+            if any(could_allow(text, phrase) for phrase in self.phrases):
+                return True
+            if self._matcher is not None and self._matcher.spans(View(text)):
+                return True
+        return False
+
+
+NO_CHANGE = GateChange()
+
+
+def for_planning(row: tuple, change: GateChange) -> tuple[tuple, bool]:
+    """A candidate (``Candidate`` values) as the planner receives it, and whether ``change``
+    alone has it planned again: cut to ``WEEKLY_LENGTH`` when its row is reused; without its
+    last digest (so planned afresh) when its digest holds but ``change`` affects it."""
+    if row[DIGEST_AT] != row[LAST_DIGEST_AT]:
+        return row, False
+    if change.affects(Candidate(*row)):
+        return (*row[:LAST_DIGEST_AT], None, *row[WEEKLY_LENGTH:]), True
+    return row[:WEEKLY_LENGTH], False
 
 
 def batched(iterable: Iterable, size: int) -> Iterator[list]:

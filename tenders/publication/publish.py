@@ -15,16 +15,14 @@ from django.utils import timezone
 
 from .. import calendar
 from ..models import Category, CurrencyRate, Issue, IssueCount, WithheldRecord
-from ..sanitize.loading import current_gate
+from ..sanitize.loading import gate_and_data
 from . import sources
 from .planning import (
-    DIGEST_AT,
-    LAST_DIGEST_AT,
-    WEEKLY_LENGTH,
     BatchPlanner,
     CategoryNames,
     PlanContext,
     PlannedBatch,
+    for_planning,
     reason_kind,
 )
 from .snapshots import (
@@ -74,11 +72,15 @@ class PublicationSummary:
     withheld: int = 0
     # Published rows copied from the last issue instead of planned again.
     reused: int = 0
+    # Records whose digest held but a change of the gate's data made them planned again.
+    affected: int = 0
     previous_issue_id: str | None = None
     replaces_same_week: bool = False
     withheld_by_reason: Counter = field(default_factory=Counter)
     withheld_samples: list[tuple[str, list[str]]] = field(default_factory=list)
     issue: Issue | None = None
+    # The gate's data this plan was made against (``Issue.plan_gate``).
+    plan_gate: dict = field(default_factory=dict)
     # Seconds spent in each phase, for the command's report and the benchmark.
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -139,7 +141,7 @@ def _plan_all(
         c.pk: CategoryNames(c.slug, c.name_en, c.name_zh, c.name_zht)
         for c in Category.objects.all()
     }
-    gate = current_gate(fresh=True)
+    gate, data = gate_and_data()
     context = PlanContext(
         generated=summary.generated,
         rates={r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()},
@@ -150,7 +152,9 @@ def _plan_all(
     )
     batch_size = settings.TENDERS_PUBLISH_BATCH
     summary.eligible = sources.eligible_tenders(summary.generated).count()
-    key = sources.context_key(categories, gate.version)
+    key = sources.context_key(categories)
+    change = sources.gate_change(last.plan_gate if last else {}, data)
+    summary.plan_gate = sources.plan_gate(data)
     rows = sources.candidates(summary.generated, previous, last, key)
     parallel = summary.eligible >= settings.TENDERS_PUBLISH_PARALLEL_FROM
     timings = summary.timings
@@ -164,11 +168,9 @@ def _plan_all(
                     chunk = next(chunks, None)
                     if chunk is None:
                         return
-                    chunk = [
-                        row[:WEEKLY_LENGTH] if row[DIGEST_AT] == row[LAST_DIGEST_AT] else row
-                        for row in chunk
-                    ]
-                yield chunk
+                    ready = [for_planning(row, change) for row in chunk]
+                    summary.affected += sum(affected for _row, affected in ready)
+                yield [row for row, _affected in ready]
 
     done = 0
     with BatchPlanner(context, settings.TENDERS_PUBLISH_WORKERS if parallel else 0) as planner:
@@ -325,6 +327,7 @@ def publish_issue(
             issue.new_count = summary.new
             issue.continuing_count = summary.continuing
             issue.dropped_count = summary.dropped
+            issue.plan_gate = summary.plan_gate
             return cells
 
         build_and_switch(issue, build, summary.timings, load=load, progress=progress)

@@ -1,18 +1,28 @@
 """What a publication reads: the eligible source records, and which of them to plan again.
 
 Every eligible record is read with its ``digest``: an MD5, computed by the database, over
-the planning context (``context_key``) and every field planning reads (``CANDIDATE_FIELDS``).
-Each published row keeps the digest it was planned from (``PlanDigest``). The next publication
-reuses a row (copies it from that issue, recomputing only its weekly parts) when its record's
-digest is the same, so a row is planned again when any of these changed:
+the strict planning context (``context_key``) and every field planning reads
+(``CANDIDATE_FIELDS``). Each published row keeps the digest it was planned from
+(``PlanDigest``), and each issue what its gate's data was (``Issue.plan_gate``: the highest
+directory name and a fingerprint of the names up to it, and the allowances). The next
+publication reuses a row (copies it from that issue, recomputing only its weekly parts) when
+its record's digest is the same and no change of the gate's data can affect it.
+
+A row is planned again when any of these changed:
 
 - the record's fields that planning reads (summaries, the private facts the gate looks for,
   market, category, deadline, amount, status...);
-- the gate: ``sanitize.gate_fingerprint()`` (its rules, the directory of public bodies, the
-  allow-lists);
-- the code that computes the reused parts (the gate, search columns, sort key: the source of
-  the modules in ``PLANNING_CODE``), so an edit there can never leave stale rows behind;
-- the category names and the sort-key secret.
+- the strict context, which plans every row again: the gate's rules (``GATE_VERSION``), the
+  code that computes the reused parts (the gate, search columns, sort key: the source of the
+  modules in ``PLANNING_CODE``, so an edit there can never leave stale rows behind), the
+  category names and the sort-key secret;
+- the gate's data, as far as it can make the gate stricter for the record (``gate_change``,
+  ``planning.GateChange``): a directory name added since (imports add names every week) only
+  for the records whose public texts it matches; an allowance removed (or edited) only for
+  its record, or, for one of the global list, the records whose texts hold its phrase;
+  allowances added never (they only let more through; withheld records are planned every
+  week anyway); a directory name edited or removed, or a body's market, kind, origin or main
+  name changed (rare staff actions), every record.
 
 Rates, buckets and ``new_this_issue`` are recomputed for every row every week, reused or not.
 """
@@ -40,9 +50,20 @@ from django.db.models import (
 from django.db.models.functions import MD5, Cast, Coalesce, Length
 
 from .. import ids, sanitize, search
+from ..directory import names_fingerprint
 from ..models import Issue, PlanDigest, SnapshotRow, SourceTender
+from ..sanitize import fingerprint
+from ..sanitize.loading import GateData, name_entry
+from ..sanitize.names import compile_patterns
 from . import planning
-from .planning import CANDIDATE_FIELDS, ISSUE_FIELDS, PLAN_FIELDS, WEEKLY_FIELDS, CategoryNames
+from .planning import (
+    CANDIDATE_FIELDS,
+    ISSUE_FIELDS,
+    PLAN_FIELDS,
+    WEEKLY_FIELDS,
+    CategoryNames,
+    GateChange,
+)
 
 # Modules whose code decides the parts of a row that are reused (the gate is a package).
 PLANNING_CODE = (planning, search, ids)
@@ -59,17 +80,47 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def context_key(categories: dict[int, CategoryNames], gate_version: str) -> str:
-    """Everything a planned row depends on besides its record (see the module docstring);
-    ``gate_version`` is the gate's fingerprint (``sanitize.gate_fingerprint()``)."""
+def context_key(categories: dict[int, CategoryNames]) -> str:
+    """The strict context every planned row depends on besides its record (see the module
+    docstring): a change plans every row again."""
     parts = [
-        gate_version,
+        f"gate-{fingerprint.GATE_VERSION}",
         code_fingerprint(),
         json.dumps(sorted(categories.items()), ensure_ascii=False),
         # Keyed by the secret, so a changed secret changes it without revealing anything.
         hmac.new(settings.TENDERS_SORT_KEY_SECRET.encode(), b"plan", "sha256").hexdigest(),
     ]
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def plan_gate(data: GateData) -> dict:
+    """What a plan made with a gate built from ``data`` records on its issue (``plan_gate``)."""
+    return {
+        "directory_mark": data.names[-1].pk if data.names else 0,
+        "directory": names_fingerprint(data.names),
+        "allowances": [list(row) for row in data.allowances],
+    }
+
+
+def gate_change(recorded: dict, data: GateData) -> GateChange:
+    """How the gate's data (``data``, today's) changed since a plan that recorded ``recorded``
+    (``plan_gate``; empty for an issue from before it was recorded): see ``GateChange``."""
+    if not recorded:
+        return GateChange(everything=True)
+    mark = recorded["directory_mark"]
+    # Names are read in pk order. A name committed late with a pk below the mark (two imports
+    # at once) changes the fingerprint of the names up to it: everything, safely.
+    kept = [n for n in data.names if n.pk <= mark]
+    if names_fingerprint(kept) != recorded["directory"]:
+        return GateChange(everything=True)
+    added = [name_entry(n) for n in data.names[len(kept) :]]
+    now = set(data.allowances)
+    removed = [row for row in map(tuple, recorded["allowances"]) if row not in now]
+    return GateChange(
+        patterns=compile_patterns(added),
+        phrases=tuple(phrase for _pk, tender, _kind, phrase in removed if tender is None),
+        records=frozenset(tender for _pk, tender, _kind, _phrase in removed if tender is not None),
+    )
 
 
 class _Joined(Func):

@@ -53,6 +53,8 @@ def withdraw_row(
             new_count=current.new_count - row.new_this_issue,
             continuing_count=current.continuing_count - (not row.new_this_issue),
             dropped_count=current.dropped_count,
+            # Its rows are the current issue's, planned against the same gate.
+            plan_gate=current.plan_gate,
         )
         build = snapshot_store(bulk=not force_orm).build(issue)
 

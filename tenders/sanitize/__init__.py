@@ -24,7 +24,9 @@ findings they marked as not a leak, for one record or everywhere.
 A ``Gate`` is plain values (directory patterns, allowances), so publication hands it to its
 worker processes; each builds its matcher once. ``loading.current_gate()`` builds the gate the
 database describes; ``gate_fingerprint()`` changes whenever the gate could decide differently
-(rules, directory, allow-lists): publication reuses planned rows only while it holds.
+(rules, directory, allow-lists), so the cached gate is rebuilt. Publication is finer: a rule
+change plans every row again, a change of the data only the rows it can affect
+(``publication.sources``).
 """
 
 from collections.abc import Hashable, Iterable, Mapping

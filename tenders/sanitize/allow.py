@@ -45,6 +45,12 @@ def _lower(text: str) -> str:
     return lowered if len(lowered) == len(text) else text
 
 
+def could_allow(text: str, phrase: str) -> bool:
+    """Whether an allowance of ``phrase`` can allow anything in ``text`` (its phrase occurs
+    there, in any case): ``is_allowed`` never holds for a text where this is false."""
+    return bool(phrase) and _lower(phrase) in _lower(text)
+
+
 def is_allowed(text: str, start: int, end: int, kind: str, allowances: Iterable[Allowance]) -> bool:
     """Whether text[start:end], a finding of ``kind``, lies in an allowed phrase of its kind."""
     if kind in NEVER_ALLOWED:

@@ -1,9 +1,10 @@
 """What the gate's decision on a record depends on besides the record itself.
 
-Publication reuses a record's planned row from an earlier issue only while this fingerprint is
-unchanged, so anything that can change a finding must be part of it: the rules (``GATE_VERSION``,
+Anything that can change a finding is part of the fingerprint: the rules (``GATE_VERSION``,
 bumped with every change to the detectors or the secrets' variants) and the data the gate reads
-(the directory of public bodies, the curators' allow-lists).
+(the directory of public bodies, the curators' allow-lists). The gate's cache in each process
+holds while it is unchanged. Publication is finer (``publication.sources``): a rule change
+plans every row again, while a change of the data plans again only the rows it can affect.
 """
 
 # Bump on any change to what the gate finds: planned rows kept from before are then replanned.
@@ -14,9 +15,14 @@ bumped with every change to the detectors or the secrets' variants) and the data
 GATE_VERSION = 4
 
 
+def fingerprint_of(directory: str, allowances: str) -> str:
+    """The gate's fingerprint from the fingerprints of its directory and allow-lists."""
+    return f"gate-{GATE_VERSION}:{directory}:{allowances}"
+
+
 def gate_fingerprint() -> str:
     # Imported here: the gate itself is pure and runs in worker processes without Django.
     from ..directory import directory_fingerprint
     from .loading import allowances_fingerprint
 
-    return f"gate-{GATE_VERSION}:{directory_fingerprint()}:{allowances_fingerprint()}"
+    return fingerprint_of(directory_fingerprint(), allowances_fingerprint())

@@ -372,14 +372,17 @@ def _written_as_name(span: str, capitals: frozenset[str]) -> bool:
 class NameMatcher:
     """Two automata over a directory's patterns: folded (names, with the generic checks'
     trigger words after them, so one pass also gives the summary's ``hints``) and exact
-    (abbreviations)."""
+    (abbreviations). ``hints=False``: names only (publication asks whether names added to the
+    directory occur in a text; the spans are the same)."""
 
-    def __init__(self, patterns: Iterable[Pattern]):
+    def __init__(self, patterns: Iterable[Pattern], *, hints: bool = True):
         patterns = list(patterns)
+        self.hints = hints
         self.exact_patterns = [p for p in patterns if p.rule in ("strong", "weak")]
         self.folded_patterns = [p for p in patterns if p.rule not in ("strong", "weak")]
         self.exact = self._automaton([p.needle for p in self.exact_patterns])
-        self.folded = self._automaton([p.needle for p in self.folded_patterns] + TRIGGER_WORDS)
+        triggers = TRIGGER_WORDS if hints else []
+        self.folded = self._automaton([p.needle for p in self.folded_patterns] + triggers)
 
     @staticmethod
     def _automaton(needles: list[str]):
@@ -401,6 +404,8 @@ class NameMatcher:
                 ):
                     continue
                 spans.append((start, end, pattern.kind, pattern.why))
+        if self.folded is None:
+            return spans
         names = len(self.folded_patterns)
         hits, triggers = [], []
         for index, start, end in self.folded.find_matches_as_indexes(folded, overlapping=True):
@@ -408,7 +413,8 @@ class NameMatcher:
                 triggers.append(index - names)
             elif _bounded(folded, start, end):
                 hits.append((start, end, self.folded_patterns[index]))
-        view.set_hints(triggers)
+        if self.hints:
+            view.set_hints(triggers)
         if not hits:
             return spans
         _, where = fold_map(text)

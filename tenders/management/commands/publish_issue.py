@@ -97,6 +97,11 @@ class Command(BaseCommand):
             ("dropped", f"{summary.dropped:,}"),
             ("withheld", f"{summary.withheld:,}"),
             ("reused", f"{summary.reused:,} rows copied from the last issue"),
+            (
+                "affected",
+                f"{summary.affected:,} unchanged records planned again "
+                "for a change of the directory or allow-lists",
+            ),
         ]
         if not dry_run:
             rows.append(("snapshot etag", summary.snapshot_etag))
