@@ -6,8 +6,8 @@
 A benchmark, never part of the tests; it prints figures and asserts nothing.
 
 1. A PostgreSQL database with ``--rows`` demo records, published with the project's own
-   commands (migrate, createcachetable, load_demo, publish_issue), made once per size and
-   reused: ``tenders_http_<rows>`` under ``BENCH_DATABASE_URL``
+   commands (migrate, which makes every table the service needs, load_demo, publish_issue),
+   made once per size and reused: ``tenders_http_<rows>`` under ``BENCH_DATABASE_URL``
    (postgres://postgres@127.0.0.1:5432/tenders_http by default). A reused one is migrated
    first; ``--fresh`` loads and publishes it again.
 2. The service under gunicorn as ``dev.py run`` starts it (``config/gunicorn.conf.py``, DEBUG
@@ -109,7 +109,6 @@ def prepare(base: str, rows: int, fresh: bool, env: dict) -> str:
     if ready and not fresh:
         print(f"Reusing the prepared database {name}; migrating it.")
         manage("migrate", "--noinput", "-v0", env=env)
-        manage("createcachetable", "-v0", env=env)
         return url
     with psycopg.connect(with_db(base, "postgres"), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -121,7 +120,6 @@ def prepare(base: str, rows: int, fresh: bool, env: dict) -> str:
     started = time.monotonic()
     print(f"Preparing {name}: {rows:,} demo records, then publishing (this takes a while)...")
     manage("migrate", "--noinput", "-v0", env=env)
-    manage("createcachetable", "-v0", env=env)
     manage("load_demo", "--rows", str(rows), "--seed", "7", "--at", AT, "-v0", env=env)
     manage("publish_issue", "--at", AT, "-v0", env=env)
     print(f"Prepared {name} in {time.monotonic() - started:.0f} s.")

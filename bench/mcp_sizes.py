@@ -51,7 +51,6 @@ CALLS = {
 
 def setup(rows: int) -> None:
     call_command("migrate", verbosity=0)
-    call_command("createcachetable")
     if current_issue() is None:
         print(f"Loading {rows:,} demo records and publishing...")
         call_command("load_demo", rows=rows, seed=7, at=AT, replace=True, verbosity=0)

@@ -12,7 +12,9 @@ its further database calls fail at once, so it answers within one limit, not one
 The next request connects afresh, so the service recovers by itself when the database does.
 
 Outside a request (commands, the worker) there is no limit: a publication may legitimately
-run long statements.
+run long statements. Inside one, the count of a search waits longer
+(``answer_within_at_least``): it is kept for the snapshot once made, while a count given up
+on would be given up on again by every request that asks.
 """
 
 import time
@@ -52,6 +54,27 @@ def answer_within(seconds: float | None) -> Iterator[None]:
         yield
     finally:
         _limit.reset(token)
+
+
+@contextmanager
+def answer_within_at_least(seconds: float) -> Iterator[None]:
+    """Within this block, a request waits up to ``seconds`` for each answer (or its own
+    limit, if longer); outside a request (no limit) nothing changes. For statements whose
+    answer is kept once computed, like the count of a search: giving up on one that is
+    working would leave it uncounted for every later request too."""
+    limit = _limit.get()
+    if limit is None or limit.seconds >= seconds:
+        yield
+        return
+    if limit.gave_up:
+        raise DatabaseNotAnswering("the database did not answer earlier in this request")
+    longer = _Limit(seconds)
+    token = _limit.set(longer)
+    try:
+        yield
+    finally:
+        _limit.reset(token)
+        limit.gave_up = longer.gave_up
 
 
 class LimitedConnection(psycopg.Connection):

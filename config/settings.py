@@ -344,6 +344,8 @@ DATABASE_ANSWER_LIMITS = {
     "health": 1.0,
     "public": float(os.environ.get("DATABASE_REQUEST_TIMEOUT", "2")),
     "staff": float(os.environ.get("DATABASE_STAFF_TIMEOUT", "20")),
+    # The count of a search (q), made once per snapshot and filters, then kept.
+    "search count": float(os.environ.get("DATABASE_SEARCH_COUNT_TIMEOUT", "15")),
 }
 MIDDLEWARE.insert(0, "config.middleware.DatabaseAnswerLimit")
 

@@ -28,6 +28,7 @@ from django.db import DatabaseError
 from django.db.models import Sum
 from django.utils import timezone
 
+from config.database import answer_within_at_least
 from config.errors import ApiError
 
 from . import answers, current, cursors, ids
@@ -253,7 +254,10 @@ def _count(issue: Issue, query: ListQuery) -> int:
     # Counted once per snapshot and filters: other languages and page sizes share it.
     def count() -> Answer:
         rows = SnapshotRow.objects.filter(issue=issue).filter(query.row_filter())
-        return Answer(answers.encode(rows.count()))
+        # A term in nearly every row is counted by reading them all (about a second at a
+        # million rows): let it finish, as every later request is answered from it.
+        with answer_within_at_least(settings.DATABASE_ANSWER_LIMITS["search count"]):
+            return Answer(answers.encode(rows.count()))
 
     return answers.answer(_key(issue, "count", query.filters_key()), count).data()
 

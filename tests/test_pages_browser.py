@@ -119,17 +119,21 @@ def test_a_person_browses_searches_and_asks_for_a_quote(live_server, browser_pag
     page.click("details.filters summary")
     for value in ("le_2w", "2_4w", "gt_4w", "deadline_passed"):
         page.check(f"input[name=closing_bucket][value='{value}']")
-    page.click("text=Apply filters")
+    # Each click loads a new page: wait for it, or a busy machine reads the old one (or none).
+    with page.expect_navigation():
+        page.click("text=Apply filters")
     seen = [listed(page)]
     while page.locator("a[rel=next]").count():
-        page.click("a[rel=next]")
+        with page.expect_navigation():
+            page.click("a[rel=next]")
         seen.append(listed(page))
     assert [len(ids) for ids in seen] == [20, 20, 5]
     assert [i for ids in seen for i in ids] == [r["asaptic_id"] for r in rows]
     assert "Page 3 of 3." in page.inner_text("#total")
     shot(page, "06-last-page")
     accessible(page, "06-last-page")
-    page.click("a[rel=prev]")
+    with page.expect_navigation():
+        page.click("a[rel=prev]")
     assert listed(page) == seen[1]
     assert "Page 2 of 3." in page.inner_text("#total")
 

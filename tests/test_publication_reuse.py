@@ -78,10 +78,14 @@ def _change_gate_rules(records, settings):
 
 
 def _edit_directory_name(records, settings):
-    # Not found in any record, but an edit (or removal) is a rare staff action: all replanned.
+    # Found in no record, but an edit (or a removal) is a rare staff action: all replanned.
     name = PublicBodyName.objects.order_by("pk").first()
     name.name += " (former name)"
     name.save()
+
+
+def _remove_directory_name(records, settings):
+    PublicBodyName.objects.order_by("pk").last().delete()
 
 
 def _change_record(records, settings):
@@ -104,6 +108,7 @@ def _change_secret(records, settings):
     [
         (_change_gate_rules, 0),
         (_edit_directory_name, 0),
+        (_remove_directory_name, 0),
         (_change_record, 2),
         (_change_category, 0),
         (_change_secret, 0),
