@@ -24,7 +24,8 @@ no query at all:
 
 A frozen or partitioned database sends nothing and cannot switch for this process's other
 connections to see either; until the listener's keepalives notice, cached answers keep being
-served, and whatever needs the database answers 503 within the request's limit.
+served, and whatever needs the database answers 503 within the request's limit. The listener
+needs a real session: behind a pooler in transaction mode a ``LISTEN`` hears nothing.
 
 The issue record itself, read once per process and snapshot, is kept: nothing a public
 surface reads of it changes while it is current.
