@@ -144,6 +144,16 @@ def etag_matches(request, etag: str) -> bool:
     return any(tag.removeprefix("W/") == ours for tag in tags)
 
 
+def named_snapshots(request) -> frozenset[str]:
+    """The snapshot etags a request's ``If-None-Match`` names (quotes, ``W/`` and a suffix
+    such as ``-degraded`` dropped; ``*`` names none): the request knows of these snapshots."""
+    header = request.headers.get("If-None-Match")
+    if not header:
+        return frozenset()
+    tags = (tag.removeprefix("W/").strip('"') for tag in parse_etags(header) if tag != "*")
+    return frozenset(tag.split("-", 1)[0] for tag in tags if tag)
+
+
 def cache_headers(response, etag: str | None, cache_control: str = PUBLIC_CACHE):
     if etag:
         response["ETag"] = quote_etag(etag)

@@ -209,9 +209,18 @@ def encode_json(value: Any) -> bytes:
         return item
 
     encoded = json.dumps(swap(value), ensure_ascii=False, cls=DjangoJSONEncoder).encode()
+    if not fragments:
+        return encoded
+    # The marks occur in the order they were made (both follow the values' order): the
+    # result is written once, the answers' bytes copied once.
+    parts = []
+    start = 0
     for mark, raw in fragments.items():
-        encoded = encoded.replace(mark, raw, 1)
-    return encoded
+        at = encoded.index(mark, start)
+        parts += (encoded[start:at], raw)
+        start = at + len(mark)
+    parts.append(encoded[start:])
+    return b"".join(parts)
 
 
 def error_result(body: dict) -> dict:

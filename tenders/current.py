@@ -1,39 +1,240 @@
-"""Which issue the public surfaces serve: one cheap query per request (which is also the kept
-connection's health check), no ORM on the way.
+"""Which issue the public surfaces serve, known in process and told of every switch.
 
-Every request asks the database which issue is current (its pk and snapshot etag, through
-the partial unique index on ``is_current``), so a publication or withdrawal is seen by the very
-next request of every process, and a cursor made by a newer issue always finds it: there is no
-cached notion of "current" that could lag. The issue record itself, read once per process and
-snapshot, is kept: nothing a public surface reads of it changes while it is current.
+The current issue (its pk and snapshot etag) changes once a week, or at an emergency
+withdrawal; the read path wants to know it on every request. On PostgreSQL each process keeps
+it, and learns of changes by ``LISTEN``/``NOTIFY``, so a request whose answer is cached costs
+no query at all:
+
+- every change of the current issue or of its snapshot etag calls ``changed()`` in the
+  transaction that makes it, which sends a notification (delivered at commit to every
+  listening process) and drops this process's own value at once (a test case's transaction
+  never commits; asking again is always safe);
+- each process has one listening connection of its own (autocommit, made lazily from the
+  default connection's settings, so after gunicorn forks; made again if the pid changed). Per
+  request it reads what arrived on that socket without waiting (no round trip). The kept value
+  is used unless a notification came, the listener is new, or it is broken: then the database
+  is asked, as before, with one query, and the answer kept. The listener listens before the
+  first question is asked, so a switch between the two is never missed;
+- a request that names another snapshot (a cursor, an ``If-None-Match``) asks the database
+  before it is told its snapshot changed or is answered 304 (``naming``): a process that has
+  not yet read the notification never refuses a cursor of the newer issue;
+- a lost listener (database restarted, connection terminated) means one query per request
+  again, one warning, and a new listener tried with backoff. Other backends (SQLite) ask on
+  every request. Health (``fresh=True``) always asks: it reports the database's state.
+
+A frozen or partitioned database sends nothing and cannot switch for this process's other
+connections to see either; until the listener's keepalives notice, cached answers keep being
+served, and whatever needs the database answers 503 within the request's limit.
+
+The issue record itself, read once per process and snapshot, is kept: nothing a public
+surface reads of it changes while it is current.
 """
 
+import contextlib
 import copy
+import logging
+import os
 import threading
+import time
+from collections.abc import Collection
 
 from django.db import connection
+from django.db.backends.postgresql.psycopg_any import is_psycopg3
 
 from config.database import UNAVAILABLE
 
 from .filters import Vocabulary
 from .models import Issue
 
+log = logging.getLogger(__name__)
+
+CHANNEL = "tenders_current_issue"
 _TABLE = connection.ops.quote_name(Issue._meta.db_table)
 _SQL = f"SELECT id, snapshot_etag FROM {_TABLE} WHERE is_current LIMIT 1"
+# A lost listener is made again after this many seconds, doubling up to the last.
+RETRY_FIRST = 1.0
+RETRY_MOST = 30.0
 # Issues recently current in this process, by (pk, etag); a handful is plenty.
 _KEEP = 4
 _known: dict[tuple[int, str], tuple[Issue, Vocabulary]] = {}
 _lock = threading.Lock()
 
+Snapshot = tuple[int, str] | None
+_UNKNOWN = object()
 
-def current_snapshot() -> tuple[int, str] | None:
+
+class Listener:
+    """This process's listening connection and the current snapshot it vouches for.
+
+    ``value`` is the kept answer (``_UNKNOWN`` until asked); ``generation`` counts the
+    notifications seen and listeners made, so an answer asked before one of them is not kept
+    after it.
+    """
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.conn = None
+        self.pid = 0
+        self.value = _UNKNOWN
+        self.generation = 0
+        self.retry_at = 0.0
+        self.retry_after = RETRY_FIRST
+        self.lost = False
+        self.ending = ""
+        self.orphans: list = []
+
+    def read(self) -> tuple[int, object]:
+        """(generation, kept value or ``_UNKNOWN``), after reading what arrived; no waiting
+        unless a listener has to be made."""
+        with self.lock:
+            if self.conn is not None and self.pid != os.getpid():
+                # Inherited from the parent process: its socket is the parent's. Keep the
+                # object (closing it would end the parent's session) and make our own.
+                self.orphans.append(self.conn)
+                self._drop()
+            if self.conn is None:
+                if time.monotonic() >= self.retry_at:
+                    self._connect()
+                return self.generation, _UNKNOWN
+            try:
+                pgconn = self.conn.pgconn
+                pgconn.consume_input()
+                told = False
+                while pgconn.notifies() is not None:
+                    told = True
+                if self.ending or pgconn.status != 0:  # 0: CONNECTION_OK
+                    raise OSError(self.ending or "the listening connection is closed")
+            except Exception as error:
+                self._lose(error)
+                return self.generation, _UNKNOWN
+            if told:
+                self.value = _UNKNOWN
+                self.generation += 1
+            return self.generation, self.value
+
+    def keep(self, generation: int, value: Snapshot) -> None:
+        with self.lock:
+            if self.conn is not None and generation == self.generation:
+                self.value = value
+
+    def forget_value(self) -> None:
+        with self.lock:
+            self.value = _UNKNOWN
+            self.generation += 1
+
+    def close(self) -> None:
+        with self.lock:
+            if self.conn is not None:
+                if self.pid == os.getpid():
+                    self.conn.close()
+                else:
+                    self.orphans.append(self.conn)
+            self._drop()
+            self.retry_at = 0.0
+            self.retry_after = RETRY_FIRST
+            self.lost = False
+
+    def _connect(self) -> None:
+        params = connection.get_connection_params()
+        for name in ("cursor_factory", "context", "prepare_threshold"):
+            params.pop(name, None)
+        try:
+            conn = connection.Database.connect(**params, autocommit=True)
+            # The server's last word before it closes a connection (terminated, shutting
+            # down) comes as a notice while idle: the end is known before the socket's EOF.
+            conn.add_notice_handler(self._notice)
+            try:
+                conn.execute(f"LISTEN {CHANNEL}")
+            except BaseException:
+                conn.close()
+                raise
+        except Exception as error:
+            self._lose(error)
+            return
+        self.conn, self.pid = conn, os.getpid()
+        self.value = _UNKNOWN
+        self.generation += 1
+        self.retry_after = RETRY_FIRST
+        if self.lost:
+            self.lost = False
+            log.info("Listening for switches of the current issue again.")
+
+    def _notice(self, diagnostic) -> None:
+        if diagnostic.severity_nonlocalized in ("FATAL", "PANIC"):
+            self.ending = diagnostic.message_primary or "the server ends the connection"
+
+    def _lose(self, error: BaseException) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+        self._drop()
+        self.retry_at = time.monotonic() + self.retry_after
+        if not self.lost:
+            self.lost = True
+            log.warning(
+                "Not listening for switches of the current issue (%s: %s); asking the "
+                "database on every request until a listener is made again (every %g-%g s).",
+                type(error).__name__,
+                str(error).strip(),
+                RETRY_FIRST,
+                RETRY_MOST,
+            )
+        self.retry_after = min(self.retry_after * 2, RETRY_MOST)
+
+    def _drop(self) -> None:
+        self.conn = None
+        self.ending = ""
+        self.pid = 0
+        self.value = _UNKNOWN
+        self.generation += 1
+
+
+_listener = Listener()
+
+
+_listens: bool | None = None
+
+
+def listens() -> bool:
+    """Whether this backend can tell processes of switches (PostgreSQL with psycopg 3)."""
+    global _listens
+    if _listens is None:
+        _listens = connection.vendor == "postgresql" and is_psycopg3
+    return _listens
+
+
+def current_snapshot(*, naming: Collection[str] = (), fresh: bool = False) -> Snapshot:
     """(pk, snapshot etag) of the current issue, or None before the first publication.
 
-    When it is a request's first query on a connection kept from an earlier request, it is
-    also the connection's health check (``CONN_HEALTH_CHECKS``): Django would first send a
-    ``SELECT 1`` of its own; instead, a connection found broken is closed and the question
-    asked again on a new one, which is what that check would have done, a round trip fewer.
+    The kept value when it can be trusted (see the module's docstring); else one query.
+    ``naming``: the snapshot etags the request names; a kept value that is not among them is
+    checked with the database. ``fresh``: always ask.
     """
+    if not listens():
+        return _checked_ask()
+    generation, value = _listener.read()
+    known = value is not _UNKNOWN and not fresh
+    if known and (not naming or (value is not None and value[1] in naming)):
+        return value
+    value = _checked_ask()
+    _listener.keep(generation, value)
+    return value
+
+
+def changed() -> None:
+    """Call in the transaction that changes which issue is current, or the current issue's
+    snapshot etag: every listening process is told at commit, this one at once."""
+    if listens():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, '')", [CHANNEL])
+    _listener.forget_value()
+
+
+def _checked_ask() -> Snapshot:
+    """The question, as a request's first query on a connection kept from an earlier request
+    also its health check (``CONN_HEALTH_CHECKS``): Django would first send a ``SELECT 1`` of
+    its own; instead, a connection found broken is closed and the question asked again on a
+    new one, which is what that check would have done, a round trip fewer."""
     checking = (
         connection.connection is not None
         and connection.health_check_enabled
@@ -50,15 +251,15 @@ def current_snapshot() -> tuple[int, str] | None:
         return _ask()
 
 
-def _ask() -> tuple[int, str] | None:
+def _ask() -> Snapshot:
     with connection.cursor() as cursor:
         cursor.execute(_SQL)
         row = cursor.fetchone()
     return None if row is None else (row[0], row[1])
 
 
-def current_issue() -> Issue | None:
-    snapshot = current_snapshot()
+def current_issue(*, naming: Collection[str] = (), fresh: bool = False) -> Issue | None:
+    snapshot = current_snapshot(naming=naming, fresh=fresh)
     if snapshot is None:
         return None
     known = _known.get(snapshot)
@@ -67,6 +268,20 @@ def current_issue() -> Issue | None:
     # Read by pk: should the issue have been replaced since, this request serves the snapshot
     # it found current (its rows outlive the switch, see publication.snapshots.REPLACED_GRACE).
     return remember(Issue.objects.get(pk=snapshot[0]))
+
+
+def recheck(issue: Issue, etag: str) -> Issue:
+    """The issue to answer a request naming snapshot ``etag`` with, given ``issue``: when
+    ``issue`` is this process's record of what it found current and names another snapshot,
+    the database says what is current (one query); any other issue is taken as given."""
+    if etag == issue.snapshot_etag or not _is_kept(issue):
+        return issue
+    return current_issue(naming={etag}) or issue
+
+
+def _is_kept(issue: Issue) -> bool:
+    known = _known.get((issue.pk, issue.snapshot_etag))
+    return known is not None and known[0] is issue
 
 
 def remember(issue: Issue) -> Issue:
@@ -81,13 +296,13 @@ def remember(issue: Issue) -> Issue:
 
 def vocabulary(issue: Issue) -> Vocabulary:
     """The category vocabulary of ``issue``, built once per process and snapshot."""
-    known = _known.get((issue.pk, issue.snapshot_etag))
-    if known is not None and known[0] is issue:
-        return known[1]
+    if _is_kept(issue):
+        return _known[(issue.pk, issue.snapshot_etag)][1]
     return Vocabulary.from_facets(issue.facets)
 
 
 def forget() -> None:
-    """Drop the issues kept in this process (tests start each case as a new process)."""
+    """Start as a new process would (tests): no issues kept, no listener, nothing known."""
     with _lock:
         _known.clear()
+    _listener.close()

@@ -8,16 +8,16 @@ snapshot, totals from the counts written at publication, and the category vocabu
 issue's facets.
 
 Answers go through the answer cache (``tenders.answers``), keyed by the snapshot and the
-canonical request, so a repeated request costs one query: which issue is current
-(``tenders.current``). A request computed afresh costs a small constant number of queries
-whatever the page size or depth: on a first page the total (a sum over the per-combination
-counts written at publication, or for ``q`` a count cached per snapshot and filters; later
-pages take it from the cursor), the planner settings for the page (see ``_read_page``) and the
-page itself, read by keyset on ``sort_key``.
+canonical request, so a repeated request costs no query: which issue is current is known in
+process and told of switches (``tenders.current``). A request computed afresh costs a small
+constant number of queries whatever the page size or depth: on a first page the total (a sum
+over the per-combination counts written at publication, or for ``q`` a count cached per
+snapshot and filters; later pages take it from the cursor), the planner settings for the page
+(see ``_read_page``) and the page itself, read by keyset on ``sort_key``.
 """
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NoReturn
@@ -55,9 +55,13 @@ GATED_MESSAGE = (
 )
 
 
-def current_issue() -> Issue | None:
-    """The issue every public surface serves, or None before the first publication."""
-    return current.current_issue()
+def current_issue(*, naming: Collection[str] = ()) -> Issue | None:
+    """The issue every public surface serves, or None before the first publication.
+
+    ``naming``: the snapshot etags the request names (``If-None-Match``); when the current
+    snapshot known in process is not among them, the database is asked before the request is
+    answered (a process that has not yet heard of a switch answers a client that has)."""
+    return current.current_issue(naming=naming)
 
 
 def nothing_published(surface: Surface = REST) -> ApiError:
@@ -65,8 +69,8 @@ def nothing_published(surface: Surface = REST) -> ApiError:
     return ApiError(503, "service_unavailable", str(surface.unpublished))
 
 
-def require_current_issue(surface: Surface = REST) -> Issue:
-    issue = current_issue()
+def require_current_issue(surface: Surface = REST, *, naming: Collection[str] = ()) -> Issue:
+    issue = current_issue(naming=naming)
     if issue is None:
         raise nothing_published(surface)
     return issue
@@ -111,25 +115,30 @@ class ListPlan:
 
 
 def plan_list(params: Mapping[str, Any], issue: Issue, surface: Surface = REST) -> ListPlan:
-    """Validate parameters and cursor against ``issue``; no database access.
+    """Validate parameters and cursor against ``issue``; no database access, except for a
+    cursor of another snapshot when ``issue`` is what this process found current: then the
+    database says which issue is current, and the plan is of that issue if the cursor is
+    (this process had not yet heard of the switch). The one place where a cursor meets the
+    current issue, for every surface; the plan's issue is the one to answer with.
 
     Order of checks: parameters (400 invalid_parameter), the cursor's signature (400
     invalid_cursor), its snapshot (409 snapshot_changed: whatever else is wrong, the client
     must restart anyway), its filters (400 invalid_cursor).
     """
+    cursor = _decoded(params.get("cursor"))
+    if cursor is not None:
+        issue = current.recheck(issue, cursor.snapshot_etag)
     query = parse_list_params(params, vocabulary(issue), surface)
     if query.cursor is None:
         return ListPlan(issue, query)
-    try:
-        cursor = cursors.decode(query.cursor)
-    except cursors.CursorError:
+    if cursor is None:
         raise ApiError(
             400,
             "invalid_cursor",
             "cursor is not valid: it was altered, cut short or not made by this service. "
             "Pass meta.next_cursor back unchanged, or leave cursor out to start again.",
             param="cursor",
-        ) from None
+        )
     if (cursor.issue_pk, cursor.snapshot_etag) != (issue.pk, issue.snapshot_etag):
         raise ApiError(
             409,
@@ -149,6 +158,19 @@ def plan_list(params: Mapping[str, Any], issue: Issue, surface: Surface = REST) 
     return ListPlan(issue, query, cursor.after, cursor.total)
 
 
+def _decoded(token: Any) -> cursors.Cursor | None:
+    """The cursor parameter decoded, read as ``parse_list_params`` reads it; else None (its
+    checks, in their order, say what is wrong)."""
+    if isinstance(token, (list, tuple)) and len(token) == 1:
+        token = token[0]
+    if not isinstance(token, str):
+        return None
+    try:
+        return cursors.decode(token)
+    except cursors.CursorError:
+        return None
+
+
 def list_tenders(
     params: Mapping[str, Any], *, issue: Issue | None = None, surface: Surface = REST
 ) -> dict:
@@ -160,8 +182,12 @@ def list_answer(
     params: Mapping[str, Any], *, issue: Issue | None = None, surface: Surface = REST
 ) -> Answer:
     """The bytes of ``list_tenders``; the same page from every surface is one cache entry."""
-    issue = issue or require_current_issue(surface)
-    plan = plan_list(params, issue, surface)
+    return plan_answer(plan_list(params, issue or require_current_issue(surface), surface))
+
+
+def plan_answer(plan: ListPlan) -> Answer:
+    """The bytes of the page ``plan`` asks for."""
+    issue = plan.issue
     return answers.answer(
         _key(issue, "list", plan.canonical()), lambda: Answer(answers.encode(run_list(plan)))
     )
@@ -376,7 +402,8 @@ def is_fresh(issue: Issue, now: datetime | None = None) -> bool:
 def feed_health(now: datetime | None = None) -> dict:
     """The health record. Never raises: a database that does not answer is ``unavailable``."""
     try:
-        issue = current_issue()
+        # Always asked: health reports the database's state, not what this process knows.
+        issue = current.current_issue(fresh=True)
     except DatabaseError:
         log.warning("health: the database does not answer", exc_info=True)
         issue = None

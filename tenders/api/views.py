@@ -18,6 +18,7 @@ from config.api import (
     base_url,
     cache_headers,
     etag_matches,
+    named_snapshots,
     not_modified,
     query_params,
 )
@@ -39,18 +40,19 @@ def snapshot_response(answer: Answer, etag: str) -> HttpResponse:
 class TenderList(PublicView):
     @extend_schema(**openapi.LIST_TENDERS)
     def get(self, request):
-        params = query_params(request)
-        issue = selectors.require_current_issue()
-        if etag_matches(request, issue.snapshot_etag):
-            selectors.plan_list(params, issue)  # a bad request is an error even when cached
-            return not_modified(issue.snapshot_etag)
-        return snapshot_response(selectors.list_answer(params, issue=issue), issue.snapshot_etag)
+        issue = selectors.require_current_issue(naming=named_snapshots(request))
+        # A bad request is an error even when cached; the plan's issue is the one to answer.
+        plan = selectors.plan_list(query_params(request), issue)
+        etag = plan.issue.snapshot_etag
+        if etag_matches(request, etag):
+            return not_modified(etag)
+        return snapshot_response(selectors.plan_answer(plan), etag)
 
 
 class TenderDetail(PublicView):
     @extend_schema(**openapi.GET_TENDER)
     def get(self, request, at_id: str):
-        issue = selectors.require_current_issue()
+        issue = selectors.require_current_issue(naming=named_snapshots(request))
         answer = selectors.tender_answer(at_id, query_params(request), issue=issue)
         if etag_matches(request, issue.snapshot_etag):
             return not_modified(issue.snapshot_etag)
@@ -61,7 +63,7 @@ class TenderFacets(PublicView):
     @extend_schema(**openapi.GET_FACETS)
     def get(self, request):
         check_params(query_params(request), ())
-        issue = selectors.require_current_issue()
+        issue = selectors.require_current_issue(naming=named_snapshots(request))
         # meta tells whether the feed is fresh, which changes with time within one snapshot.
         now = timezone.now()
         etag = issue.snapshot_etag + ("" if selectors.is_fresh(issue, now) else "-degraded")
@@ -104,7 +106,7 @@ class FlatFile(PublicView):
 
     @extend_schema(**openapi.FLAT_FILE)
     def get(self, request):
-        issue = selectors.require_current_issue()
+        issue = selectors.require_current_issue(naming=named_snapshots(request))
         etag = issue.snapshot_etag
         if etag_matches(request, etag):
             return not_modified(etag, vary="Accept-Encoding")

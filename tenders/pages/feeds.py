@@ -19,7 +19,14 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from config.api import base_url, cache_headers, etag_matches, not_modified, query_params
+from config.api import (
+    base_url,
+    cache_headers,
+    etag_matches,
+    named_snapshots,
+    not_modified,
+    query_params,
+)
 from config.errors import ApiError
 from tenders import selectors
 from tenders.filters import LIST_PARAMS, MAX_LIMIT, check_params
@@ -51,11 +58,13 @@ def _feed(request, *, only_new: bool):
     params = {"lang": "en", "limit": str(MAX_LIMIT), **params}
     if only_new:
         params["new"] = "true"
-    issue = selectors.require_current_issue()
+    issue = selectors.require_current_issue(naming=named_snapshots(request))
+    # A bad request is an error even when cached; the plan's issue is the one to answer.
+    plan = selectors.plan_list(params, issue)
+    issue = plan.issue
     if etag_matches(request, issue.snapshot_etag):
-        selectors.plan_list(params, issue)  # a bad request is an error even when cached
         return not_modified(issue.snapshot_etag)
-    page = selectors.list_tenders(params, issue=issue)
+    page = selectors.plan_answer(plan).data()
     lang = page["meta"]["lang"]
     with translation.override(PAGE_LANG[lang]):
         return cache_headers(

@@ -19,7 +19,7 @@ from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import Q
 
-from .. import buckets, calendar
+from .. import buckets, calendar, current
 from ..calendar import rfc3339
 from ..markets import MARKETS
 from ..models import Category, Issue
@@ -185,6 +185,7 @@ def switch_to(issue: Issue, when: datetime, *, also: Callable[[], None] | None =
         issue.state = Issue.State.LIVE
         issue.is_current = True
         issue.save()
+        current.changed()  # every process is told at commit
     # After the switch (committed), before pruning: work that needs the new issue current.
 
 
@@ -194,9 +195,15 @@ def discard(issue: Issue) -> None:
     if issue.flat_file:
         default_storage.delete(issue.flat_file)
     # The etag goes too: it names a file that is gone, and the next build may make the same.
-    Issue.objects.filter(pk=issue.pk).update(
-        state=Issue.State.FAILED, is_current=False, rows_pruned=True, snapshot_etag="", flat_file=""
-    )
+    with transaction.atomic():
+        Issue.objects.filter(pk=issue.pk).update(
+            state=Issue.State.FAILED,
+            is_current=False,
+            rows_pruned=True,
+            snapshot_etag="",
+            flat_file="",
+        )
+        current.changed()  # a build is never current, but this clears is_current all the same
 
 
 def prune(now: datetime) -> list[str]:
