@@ -392,6 +392,20 @@ def measure(wrk: str, args, base: str, scenarios: list, scratch: Path, idle: str
     return results
 
 
+ALONE = ("first page", "MCP list_tenders")
+
+
+def one_at_a_time(wrk: str, args, base: str, scenarios: list, scratch: Path) -> dict:
+    """The REST first page and MCP list_tenders with one connection (``wrk -t1 -c1``): the
+    latency of a request that waits for no other, beside the saturated figures above."""
+    single = argparse.Namespace(**{**vars(args), "threads": 1, "connections": 1})
+    return {
+        name: run_wrk(wrk, single, base + path, headers, body, scratch)
+        for name, path, headers, body, _check in scenarios
+        if name in ALONE
+    }
+
+
 def cold_requests(base: str) -> list[tuple]:
     """(kind, [(term, ms, total)]) of the first request of each fresh term, asked of the
     running service after the wrk scenarios (every worker has searched by then)."""
@@ -468,6 +482,7 @@ def main() -> None:
         print(f"  default listing: {total:,} rows")
         scenarios = product_scenarios(server.base)
         product = measure(wrk, args, server.base, scenarios, scratch, "/.well-known/mcp.json")
+        alone = one_at_a_time(wrk, args, server.base, scenarios, scratch)
         cold = cold_requests(server.base)
     finally:
         server.stop()
@@ -480,7 +495,7 @@ def main() -> None:
             stock = measure(wrk, args, server.base, scenarios, scratch, "/ping")
         finally:
             server.stop()
-    report(product, stock, cold)
+    report(product, stock, cold, alone)
     print(f"\nLoad before: {load_before}\nLoad after:  {uptime()}")
 
 
@@ -492,7 +507,7 @@ def ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
-def report(product: dict, stock: dict, cold: list) -> None:
+def report(product: dict, stock: dict, cold: list, alone: dict) -> None:
     ceiling = product.get(CEILING, {}).get("rps")
     print(
         f"\n{'scenario':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}"
@@ -515,6 +530,13 @@ def report(product: dict, stock: dict, cold: list) -> None:
     if page and mcp:
         print(
             f"\nMCP list_tenders / REST first page: p50 {ratio(mcp['p50'], page['p50'])},"
+            f" p99 {ratio(mcp['p99'], page['p99'])}"
+        )
+    page, mcp = alone.get("first page"), alone.get("MCP list_tenders")
+    if page and mcp:
+        print(
+            f"One connection (wrk -t1 -c1): REST first page p50 {ms(page['p50'])} ms, "
+            f"MCP list_tenders p50 {ms(mcp['p50'])} ms; ratio p50 {ratio(mcp['p50'], page['p50'])},"
             f" p99 {ratio(mcp['p99'], page['p99'])}"
         )
     print(f"\nFirst request of fresh q terms (one each, new connection): {'p50':>6} {'p95':>6}")
