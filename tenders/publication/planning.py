@@ -206,6 +206,11 @@ class GateChange:
     records: frozenset = frozenset()
 
     @cached_property
+    def any(self) -> bool:
+        """Whether anything changed that can have a reusable row planned again."""
+        return self.everything or bool(self.patterns or self.phrases or self.records)
+
+    @cached_property
     def _matcher(self) -> NameMatcher | None:
         return NameMatcher(self.patterns, hints=False) if self.patterns else None
 
@@ -235,7 +240,8 @@ def for_planning(row: tuple, change: GateChange) -> tuple[tuple, bool]:
     last digest (so planned afresh) when its digest holds but ``change`` affects it."""
     if row[DIGEST_AT] != row[LAST_DIGEST_AT]:
         return row, False
-    if change.affects(Candidate(*row)):
+    # Most weeks nothing changed: no Candidate is made for each of a million reused rows.
+    if change.any and change.affects(Candidate(*row)):
         return (*row[:LAST_DIGEST_AT], None, *row[WEEKLY_LENGTH:]), True
     return row[:WEEKLY_LENGTH], False
 
