@@ -255,7 +255,31 @@ def answer(key: str, compute: Callable[[], Answer]) -> Answer:
     return found
 
 
+# --- answers by raw request -------------------------------------------------------------
+# A 200 of the listing or of one row is a pure function of the snapshot and of the request as
+# sent (route, the path's id, the query string): no header, clock or language enters it. So
+# this process also keeps each one it served under that raw form (``tenders.api.fast``), and a
+# request asked again is answered without parsing it or building its canonical key. The memo
+# holds the same ``Answer`` objects as the local tier, within half its bytes.
+
+_memo: LocalTier | None = None
+
+
+def memo() -> LocalTier:
+    global _memo
+    if _memo is None:
+        _memo = LocalTier(settings.TENDERS_ANSWER_CACHE_BYTES // 2)
+    return _memo
+
+
+def raw_key(snapshot: tuple[int, str], route: str, raw: str) -> str:
+    """The memo key of a request as sent: its snapshot first, so a new snapshot (a
+    publication, a withdrawal) makes every older entry unreachable at once."""
+    return f"{snapshot[0]}:{snapshot[1]}:{route}:{raw}"
+
+
 def reset() -> None:
-    """Start afresh: an empty local tier, and settings read again (tests)."""
-    global _cache
+    """Start afresh: an empty local tier and memo, and settings read again (tests)."""
+    global _cache, _memo
     _cache = None
+    _memo = None

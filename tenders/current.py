@@ -61,7 +61,7 @@ _known: dict[tuple[int, str], tuple[Issue, Vocabulary]] = {}
 _lock = threading.Lock()
 
 Snapshot = tuple[int, str] | None
-_UNKNOWN = object()
+_UNKNOWN = UNKNOWN = object()
 
 
 class Listener:
@@ -214,12 +214,25 @@ def current_snapshot(*, naming: Collection[str] = (), fresh: bool = False) -> Sn
     if not listens():
         return _checked_ask()
     generation, value = _listener.read()
-    known = value is not _UNKNOWN and not fresh
-    if known and (not naming or (value is not None and value[1] in naming)):
+    if not fresh and _trusted(value, naming):
         return value
     value = _checked_ask()
     _listener.keep(generation, value)
     return value
+
+
+def kept_snapshot(*, naming: Collection[str] = ()) -> Snapshot | object:
+    """What ``current_snapshot(naming=naming)`` would answer without asking the database, or
+    ``UNKNOWN`` when it would ask (no listener, a notification read, a snapshot named that is
+    not the kept one). Never queries: a caller that gets ``UNKNOWN`` takes the whole way."""
+    if not listens():
+        return UNKNOWN
+    _, value = _listener.read()
+    return value if _trusted(value, naming) else UNKNOWN
+
+
+def _trusted(value: object, naming: Collection[str]) -> bool:
+    return value is not _UNKNOWN and (not naming or (value is not None and value[1] in naming))
 
 
 def changed() -> None:
