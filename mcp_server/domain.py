@@ -8,7 +8,7 @@ intake and access requests. Imports are lazy so that loading the tool definition
 Errors from the domain arrive as ``config.errors.ApiError`` and become tool errors unchanged.
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -30,12 +30,13 @@ class Caller:
     base_url: str | None = None
 
 
-# Set by the view for the span of one request (one request per thread or task).
-_caller: ContextVar[Caller | None] = ContextVar("mcp_caller", default=None)
+# Set by the view for the span of one request (one request per thread or task): the caller,
+# or a function that makes it (only the tools that record or link ask).
+_caller: ContextVar[Caller | Callable[[], Caller] | None] = ContextVar("mcp_caller", default=None)
 
 
 @contextmanager
-def calling(caller: Caller) -> Iterator[None]:
+def calling(caller: Caller | Callable[[], Caller]) -> Iterator[None]:
     token = _caller.set(caller)
     try:
         yield
@@ -43,19 +44,53 @@ def calling(caller: Caller) -> Iterator[None]:
         _caller.reset(token)
 
 
-def _client() -> ClientInfo:
+def _current() -> Caller | None:
     caller = _caller.get()
+    if callable(caller):
+        caller = caller()
+        _caller.set(caller)
+    return caller
+
+
+def _client() -> ClientInfo:
+    caller = _current()
     return caller.client if caller else ClientInfo(ip=None)
 
 
 def _base_url() -> str | None:
-    caller = _caller.get()
+    caller = _current()
     return caller.base_url if caller else None
 
 
 # --- tenders -------------------------------------------------------------------
-# The three reads answer with the REST answer itself (``tenders.answers.Answer``: ``data()``
-# the envelope, ``text()`` its JSON), the very entry of the answer cache REST sends.
+# A result of the three reads is a pure function of the snapshot and the arguments: the
+# registry remembers each one it sent per (snapshot, tool, arguments) in the memo REST's
+# listing and rows use, the same bytes again without checking or planning anything.
+
+
+def snapshot() -> tuple[int, str] | None:
+    """The current snapshot as this process knows it without asking the database (None when
+    it would ask: the call then takes the whole way)."""
+    from tenders import current
+
+    value = current.kept_snapshot()
+    return None if value is current.UNKNOWN else value
+
+
+def remembered(snapshot: tuple[int, str], tool: str, arguments: str):
+    """The result remembered for this call (its values), or None."""
+    from tenders import answers
+
+    found = answers.memo().get(answers.raw_key(snapshot, f"mcp:{tool}", arguments))
+    return None if found is None else found.value()
+
+
+def remember(snapshot: tuple[int, str], tool: str, arguments: str, result, body: bytes) -> None:
+    """Keep ``result`` (``body``: its JSON bytes) for this call of ``snapshot``."""
+    from tenders import answers
+
+    key = answers.raw_key(snapshot, f"mcp:{tool}", arguments)
+    answers.memo().put(key, answers.Answer(body, value=result))
 
 
 def list_tenders(query: Mapping[str, str]) -> "Answer":

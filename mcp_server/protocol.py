@@ -1,6 +1,6 @@
 """JSON-RPC 2.0 dispatch for the MCP tool server: pure functions over a body and its headers.
 
-The view hands over the raw POST body and the request headers; ``McpProtocol.handle`` answers
+The view hands over the raw POST body and the headers MCP defines; ``McpProtocol.handle`` answers
 with an HTTP status and a JSON-RPC body, or no body for a notification (202). Nothing here
 knows Django, so every rule is tested with plain values.
 
@@ -19,6 +19,7 @@ number of server processes can serve one client and no ``Mcp-Session-Id`` is eve
 
 import base64
 import binascii
+import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -78,10 +79,12 @@ class RpcError(Exception):
 
 @dataclass(frozen=True)
 class Reply:
-    """What the view sends: ``body`` None means 202 Accepted with an empty body."""
+    """What the view sends: ``body`` None means 202 Accepted with an empty body; ``raw``, when
+    known, is the body's JSON bytes (a result that carries its own, see ``envelope``)."""
 
     status: int
     body: dict | None
+    raw: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,18 @@ def _clip(text: str, limit: int = 80) -> str:
 def _valid_id(value: Any) -> bool:
     # MCP: "a string or integer ID", never null; a JSON boolean is not an integer.
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def envelope(request_id: str | int, result: dict) -> tuple[dict, bytes | None]:
+    """The response to a request and, when the result carries its JSON bytes (``json``, as a
+    remembered tool result does), the response's bytes: the ones ``json.dumps`` writes
+    (default separators, ``ensure_ascii=False``), the result copied once."""
+    body = {"jsonrpc": "2.0", "id": request_id, "result": result}
+    raw = getattr(result, "json", None)
+    if not isinstance(raw, bytes):
+        return body, None
+    spelled = json.dumps(request_id, ensure_ascii=False).encode()
+    return body, b"".join((b'{"jsonrpc": "2.0", "id": ', spelled, b', "result": ', raw, b"}"))
 
 
 @dataclass
@@ -259,7 +274,7 @@ class McpProtocol:
             if context.modern:
                 self._check_modern_envelope(message, headers)
             result = self._dispatch(message, modern=context.modern)
-            return Reply(200, {"jsonrpc": "2.0", "id": message.id, "result": result})
+            return Reply(200, *envelope(message.id, result))
         except RpcError as exc:
             return Reply(http_status(exc.code, context), error_response(context.request_id, exc))
         except Exception:

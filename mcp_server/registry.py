@@ -16,9 +16,9 @@ A tool error carries, as its text, the error body of ``config.errors``:
 import json
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from django.core.serializers.json import DjangoJSONEncoder
 from jsonschema import Draft202012Validator, ValidationError
@@ -56,6 +56,9 @@ class Tool:
     # A result envelope, or an answer of the read path (``tenders.answers.Answer``).
     handler: Callable[[dict], Any]
     annotations: dict = field(default_factory=dict)
+    # A read whose result is a pure function of the current snapshot and the arguments: the
+    # registry remembers each result it gave (see ``ToolRegistry.call``).
+    per_snapshot: bool = False
     validator: Draft202012Validator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -227,11 +230,24 @@ def error_result(body: dict) -> dict:
     return {"content": [{"type": "text", "text": _text(body)}], "isError": True}
 
 
+class ResultMemo(Protocol):
+    """Where results of ``per_snapshot`` tools are kept (``mcp_server.domain``)."""
+
+    def snapshot(self) -> Hashable | None: ...
+
+    def remembered(self, snapshot: Hashable, tool: str, arguments: str) -> dict | None: ...
+
+    def remember(
+        self, snapshot: Hashable, tool: str, arguments: str, result: dict, body: bytes
+    ) -> None: ...
+
+
 class ToolRegistry:
     """Tools by name, in the order they are listed (deterministic, as 2026-07-28 asks)."""
 
-    def __init__(self, tools: Iterable[Tool]):
+    def __init__(self, tools: Iterable[Tool], memo: ResultMemo | None = None):
         self._tools = {tool.name: tool for tool in tools}
+        self.memo = memo
 
     def names(self) -> list[str]:
         return list(self._tools)
@@ -248,8 +264,31 @@ class ToolRegistry:
     def call(self, name: str, arguments: dict) -> dict:
         """A ``tools/call`` result. Unexpected exceptions propagate (the dispatcher answers
         -32603); the domain's own refusals, and a database that does not answer (the REST
-        503 body, with its retry hint), become tool errors."""
+        503 body, with its retry hint), become tool errors.
+
+        A ``per_snapshot`` tool's result is remembered under the snapshot this process knows
+        current (asked without a query) and the arguments as sent; the same call again gets
+        it back, encoded already, without checking arguments or planning anything. Only a
+        success is kept, and only when the snapshot did not change while it was made (a
+        cursor of a newer issue teaches the process of the switch)."""
         tool = self._tools[name]
+        snapshot = self.memo.snapshot() if tool.per_snapshot and self.memo else None
+        if snapshot is None:
+            return self._call(tool, arguments)
+        spelled = json.dumps(arguments, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        found = self.memo.remembered(snapshot, name, spelled)
+        if found is not None:
+            return found
+        result = self._call(tool, arguments)
+        if result["isError"] is False and self.memo.snapshot() == snapshot:
+            body = encode_json(result)
+            result = EncodedObject(result)
+            result.json = body
+            self.memo.remember(snapshot, name, spelled, result, body)
+        return result
+
+    def _call(self, tool: Tool, arguments: dict) -> dict:
+        name = tool.name
         try:
             result = tool.handler(tool.check_arguments(arguments))
         except ToolError as exc:

@@ -201,6 +201,7 @@ TOOLS = (
         output_schema=LIST_ENVELOPE,
         handler=_list_tenders,
         annotations=READ_ONLY,
+        per_snapshot=True,
     ),
     Tool(
         name="get_tender",
@@ -213,6 +214,7 @@ TOOLS = (
         output_schema=output_schema(contract.ONE),
         handler=_get_tender,
         annotations=READ_ONLY,
+        per_snapshot=True,
     ),
     Tool(
         name="tender_facets",
@@ -341,4 +343,4 @@ TOOLS = (
     ),
 )
 
-REGISTRY = ToolRegistry(TOOLS)
+REGISTRY = ToolRegistry(TOOLS, memo=domain)

@@ -18,7 +18,14 @@ from config.http import negotiated_quality
 from rfq.clients import client_info
 
 from . import domain
-from .protocol import INVALID_REQUEST, RpcError, error_response
+from .protocol import (
+    INVALID_REQUEST,
+    METHOD_HEADER,
+    NAME_HEADER,
+    VERSION_HEADER,
+    RpcError,
+    error_response,
+)
 from .registry import encode_json
 from .server import manifest, protocol
 
@@ -68,7 +75,7 @@ def _endpoint_url(request: HttpRequest) -> str:
 
 @csrf_exempt
 def mcp_endpoint(request: HttpRequest) -> HttpResponse:
-    origin = request.headers.get("Origin")
+    origin = request.META.get("HTTP_ORIGIN")
     if not origin_allowed(request, origin):
         return _error(403, f"Forbidden: requests from origin {origin[:100]!r} are not allowed.")
     if request.method == "POST":
@@ -95,26 +102,43 @@ def _post(request: HttpRequest) -> HttpResponse:
     # The one strict body reader of POST /rfq too; the protocol parses with its parse_json.
     try:
         jsonbody.check_content_type(request.META.get("CONTENT_TYPE"))
-        if not accepts(request.headers.get("Accept"), "application/json"):
+        if not accepts(request.META.get("HTTP_ACCEPT"), "application/json"):
             return _error(
                 406, "Not Acceptable: this server answers with application/json; accept it."
             )
         body = jsonbody.read_body(request, settings.MCP_MAX_BODY_BYTES)
     except ApiError as refusal:
         return _error(refusal.status, refusal.message)
-    site = settings.PUBLIC_BASE_URL or f"{request.scheme}://{request.get_host()}"
-    with domain.calling(domain.Caller(client_info(request), base_url=site)):
-        reply = protocol().handle(body, request.headers)
+
+    def caller() -> domain.Caller:  # asked for only by the tools that record or link
+        site = settings.PUBLIC_BASE_URL or f"{request.scheme}://{request.get_host()}"
+        return domain.Caller(client_info(request), base_url=site)
+
+    with domain.calling(caller):
+        reply = protocol().handle(body, mcp_headers(request))
     if reply.body is None:
         response = HttpResponse(status=reply.status)
         # A 202 has no body, so it has no content type either.
         del response["Content-Type"]
     else:
-        response = HttpResponse(
-            encode_json(reply.body), status=reply.status, content_type="application/json"
-        )
+        raw = reply.raw if reply.raw is not None else encode_json(reply.body)
+        response = HttpResponse(raw, status=reply.status, content_type="application/json")
     response["Cache-Control"] = "no-store"
     return response
+
+
+def mcp_headers(request: HttpRequest) -> dict[str, str]:
+    """The headers the protocol reads (the ones MCP defines), by their lower-case names."""
+    meta = request.META
+    return {
+        name: meta[key]
+        for name, key in (
+            (VERSION_HEADER, "HTTP_MCP_PROTOCOL_VERSION"),
+            (METHOD_HEADER, "HTTP_MCP_METHOD"),
+            (NAME_HEADER, "HTTP_MCP_NAME"),
+        )
+        if key in meta
+    }
 
 
 def _get(request: HttpRequest) -> HttpResponse:

@@ -50,12 +50,13 @@ class Answer:
 
     __slots__ = ("_literal", "_text", "_value", "body", "status")
 
-    def __init__(self, body: bytes, status: int = 200):
+    def __init__(self, body: bytes, status: int = 200, value: Any = None):
+        """``value``: the body as Python values when the caller has them already."""
         self.body = body
         self.status = status
         self._text: str | None = None
         self._literal: bytes | None = None
-        self._value: Any = None
+        self._value: Any = value
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Answer):

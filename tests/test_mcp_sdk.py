@@ -19,7 +19,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_server import views
 from mcp_server.protocol import McpProtocol
 from mcp_server.registry import Tool, ToolRegistry
-from mcp_server.server import protocol, server_info
+from mcp_server.server import server_info
 from mcp_server.tools import LIST_ENVELOPE, LIST_TENDERS_ARGUMENTS
 from tenders import publication
 from tenders.chinese import to_traditional
@@ -52,16 +52,17 @@ def feed(t0):
 
 @contextmanager
 def recorded_requests(monkeypatch):
-    """The headers and bodies the SDK sends, as the dispatcher receives them."""
+    """The headers and bodies the SDK sends, as the view receives them (the dispatcher is
+    given only the headers MCP defines)."""
     seen: list[tuple[dict, dict]] = []
-    real = protocol()
+    real = views._post
 
-    class Recorder:
-        def handle(self, body, headers):
-            seen.append(({k.lower(): v for k, v in headers.items()}, json.loads(body)))
-            return real.handle(body, headers)
+    def recorder(request):
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        seen.append((headers, json.loads(request.body)))
+        return real(request)
 
-    monkeypatch.setattr(views, "protocol", Recorder)
+    monkeypatch.setattr(views, "_post", recorder)
     yield seen
 
 
