@@ -19,7 +19,6 @@ number of server processes can serve one client and no ``Mcp-Session-Id`` is eve
 
 import base64
 import binascii
-import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +26,8 @@ from typing import Any, Protocol
 
 from config.errors import ApiError
 from config.jsonbody import parse_json
+
+from .written import envelope, with_members
 
 log = logging.getLogger(__name__)
 
@@ -129,18 +130,6 @@ def _clip(text: str, limit: int = 80) -> str:
 def _valid_id(value: Any) -> bool:
     # MCP: "a string or integer ID", never null; a JSON boolean is not an integer.
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
-
-
-def envelope(request_id: str | int, result: dict) -> tuple[dict, bytes | None]:
-    """The response to a request and, when the result carries its JSON bytes (``json``, as a
-    remembered tool result does), the response's bytes: the ones ``json.dumps`` writes
-    (default separators, ``ensure_ascii=False``), the result copied once."""
-    body = {"jsonrpc": "2.0", "id": request_id, "result": result}
-    raw = getattr(result, "json", None)
-    if not isinstance(raw, bytes):
-        return body, None
-    spelled = json.dumps(request_id, ensure_ascii=False).encode()
-    return body, b"".join((b'{"jsonrpc": "2.0", "id": ', spelled, b', "result": ', raw, b"}"))
 
 
 @dataclass
@@ -398,12 +387,9 @@ class McpProtocol:
             if message.method in ("server/discover", "tools/list")
             else {}
         )
-        return {
-            "resultType": "complete",
-            **result,
-            **cache,
-            "_meta": {META_SERVER_INFO: self.info.implementation()},
-        }
+        head = {"resultType": "complete"}
+        tail = {**cache, "_meta": {META_SERVER_INFO: self.info.implementation()}}
+        return with_members(head, result, tail)
 
     def _initialize(self, params: dict) -> dict:
         requested = params.get("protocolVersion")

@@ -10,8 +10,9 @@ import json
 import pytest
 
 from mcp_server import registry
-from mcp_server.protocol import envelope
+from mcp_server.server import protocol
 from mcp_server.tools import REGISTRY
+from mcp_server.written import Written, envelope, with_members
 from tenders import publication
 from tests.mcp_support import modern
 
@@ -114,3 +115,41 @@ def test_a_reply_written_around_a_remembered_result_is_what_the_whole_way_writes
     whole_way = {"jsonrpc": "2.0", "id": request_id, "result": dict(result)}
     assert raw is not None and raw == registry.encode_json(whole_way)
     assert json.loads(raw) == json.loads(json.dumps(whole_way))
+
+
+def test_a_modern_reply_around_a_remembered_result_is_what_the_whole_way_writes(client, feed):
+    client.get("/api/v1/health")
+    raw_body, headers = modern("tools/call", {"name": "list_tenders", "arguments": {"limit": 2}})
+    replies = [protocol().handle(raw_body, headers) for _ in range(2)]
+    assert replies[1].raw is not None and replies[1].raw == replies[0].raw
+    result = replies[1].body["result"]
+    whole_way = {"jsonrpc": "2.0", "id": 1, "result": dict(result)}
+    assert replies[1].raw == registry.encode_json(whole_way)
+    assert list(json.loads(replies[1].raw)["result"]) == [
+        "resultType",
+        "content",
+        "structuredContent",
+        "isError",
+        "_meta",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("head", "result", "tail"),
+    [
+        ({"resultType": "complete"}, {"a": [1, "醫"], "b": None}, {"_meta": {"x": "y"}}),
+        ({}, {"a": 1}, {}),
+        ({"h": 1}, {}, {"t": 2}),
+        ({"a": 0}, {"a": 1}, {}),  # a shared member: merged as a dict merges
+    ],
+)
+def test_members_are_written_as_json_dumps_writes_them(head, result, tail):
+    carried = Written(result)
+    carried.json = json.dumps(result, ensure_ascii=False).encode()
+    merged = with_members(head, carried, tail)
+    assert merged == {**head, **result, **tail}
+    raw = getattr(merged, "json", None)
+    if len(merged) == len(head) + len(result) + len(tail):
+        assert raw == json.dumps({**head, **result, **tail}, ensure_ascii=False).encode()
+    else:
+        assert raw is None
