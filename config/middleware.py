@@ -1,7 +1,8 @@
 """Answer limits, JSON errors and CORS around every request.
 
-- ``DatabaseAnswerLimit`` (outermost): each request waits on the database at most its answer
-  limit (``config.database``), health probes least, staff pages most.
+- ``DatabaseAnswerLimit`` (outermost but for ``tenders.api.fast.ShortWay``, which asks
+  nothing of the database): each request waits on the database at most its answer limit
+  (``config.database``), health probes least, staff pages most.
 - ``PublicApiMiddleware``: Django renders its own HTML pages for a path that does not resolve,
   a method a plain view refuses, a bad ``Host`` or a crash. Under the JSON paths those become
   the error body of ``config.errors`` (the status and any ``Allow`` or ``Retry-After`` header

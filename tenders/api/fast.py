@@ -13,6 +13,8 @@ other method take the whole way, which answers and remembers as before.
 
 from functools import wraps
 
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpResponse
 
 from config.api import cache_headers, etag_matches, named_snapshots, not_modified
@@ -33,10 +35,17 @@ def _raw(request, at_id: str) -> str:
     return f"{at_id}?{request.META.get('QUERY_STRING', '')}"
 
 
-def remember(request, route: str, issue: Issue, answer: Answer, at_id: str = "") -> None:
-    """Keep the answer the whole way gave to ``request`` for ``issue``'s snapshot."""
-    key = answers.raw_key((issue.pk, issue.snapshot_etag), route, _raw(request, at_id))
-    answers.memo().put(key, answer)
+def remembered(request, route: str, issue: Issue, answer: Answer, at_id: str = ""):
+    """The response of the whole way: ``answer`` for ``issue``'s snapshot, kept for the short
+    way, and marked so that ``ShortWay`` keeps what the whole stack makes of it."""
+    snapshot = (issue.pk, issue.snapshot_etag)
+    answers.memo().put(answers.raw_key(snapshot, route, _raw(request, at_id)), answer)
+    return _marked(snapshot_response(answer, issue.snapshot_etag), snapshot)
+
+
+def _marked(response: HttpResponse, snapshot: tuple[int, str]) -> HttpResponse:
+    response.remembered_snapshot = snapshot
+    return response
 
 
 def recall(request, route: str, at_id: str = "") -> HttpResponse | None:
@@ -52,7 +61,7 @@ def recall(request, route: str, at_id: str = "") -> HttpResponse | None:
     if etag_matches(request, etag):
         response = not_modified(etag)
     else:
-        response = snapshot_response(answer, etag)
+        response = _marked(snapshot_response(answer, etag), snapshot)
     response["Allow"] = ALLOW
     return response
 
@@ -71,3 +80,74 @@ def short_way(route: str, view):
         return view(request, *args, **kwargs)
 
     return answer
+
+
+# --- before every middleware ------------------------------------------------------------
+
+
+class Sent(Answer):
+    """A response as the whole stack sent it: status, headers and body."""
+
+    __slots__ = ("headers",)
+
+    def __init__(self, body: bytes, status: int, headers: tuple[tuple[str, str], ...]):
+        super().__init__(body, status)
+        self.headers = headers
+
+
+def _sent_key(snapshot: tuple[int, str], request) -> str:
+    raw = f"{request.scheme}:{request.path_info}?{request.META.get('QUERY_STRING', '')}"
+    return answers.raw_key(snapshot, "sent", raw)
+
+
+def _blind() -> bool:
+    """Whether the stack's middleware answers a GET of these paths the same whatever the
+    request's headers, but for its scheme (in the key) and its Host (checked): no user agents
+    refused, no redirect to www."""
+    return not settings.DISALLOWED_USER_AGENTS and not settings.PREPEND_WWW
+
+
+def _host_allowed(request) -> bool:
+    try:
+        request.get_host()
+    except DisallowedHost:
+        return False
+    return True
+
+
+class ShortWay:
+    """The outermost middleware: a GET or HEAD that the whole stack answered before with a
+    remembered 200 of the listing or a row (``remembered``), for the snapshot this process
+    knows current, is answered with the status, headers and body the stack sent then, before
+    any other middleware runs. The key is the snapshot, the scheme (HSTS, an https redirect),
+    the path and the query string; a Host the stack would refuse, an ``If-None-Match`` and
+    anything not remembered take the whole way, which keeps what it sends: a marked 200
+    without cookies or ``Vary``."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            request.method not in ("GET", "HEAD")
+            or "HTTP_IF_NONE_MATCH" in request.META
+            or not _blind()
+        ):
+            return self.get_response(request)
+        snapshot = current.kept_snapshot()
+        if snapshot is not current.UNKNOWN and snapshot is not None:
+            sent = answers.memo().get(_sent_key(snapshot, request))
+            if sent is not None and _host_allowed(request):
+                return HttpResponse(sent.body, status=sent.status, headers=dict(sent.headers))
+        response = self.get_response(request)
+        marked = getattr(response, "remembered_snapshot", None)
+        if (
+            marked is not None
+            and response.status_code == 200
+            and not response.streaming
+            and not response.cookies
+            and not response.has_header("Vary")
+        ):
+            sent = Sent(response.content, 200, tuple(response.items()))
+            answers.memo().put(_sent_key(marked, request), sent)
+        return response

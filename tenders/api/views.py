@@ -43,9 +43,7 @@ class TenderList(PublicView):
         etag = plan.issue.snapshot_etag
         if etag_matches(request, etag):
             return not_modified(etag)
-        answer = selectors.plan_answer(plan)
-        fast.remember(request, "list", plan.issue, answer)
-        return snapshot_response(answer, etag)
+        return fast.remembered(request, "list", plan.issue, selectors.plan_answer(plan))
 
 
 class TenderDetail(PublicView):
@@ -57,8 +55,7 @@ class TenderDetail(PublicView):
         answer = selectors.tender_answer(at_id, query_params(request), issue=issue)
         if etag_matches(request, issue.snapshot_etag):
             return not_modified(issue.snapshot_etag)
-        fast.remember(request, "row", issue, answer, at_id)
-        return snapshot_response(answer, issue.snapshot_etag)
+        return fast.remembered(request, "row", issue, answer, at_id)
 
 
 class TenderFacets(PublicView):

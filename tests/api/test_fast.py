@@ -6,11 +6,15 @@ never remembered; a new snapshot, published or withdrawn here or committed by an
 is never answered from the memo.
 """
 
+import re
+
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tenders import answers, current, publication, selectors
+from tenders.api import fast
 from tests.api.feed import publish_feed
 from tests.api.test_current import publish_elsewhere
 
@@ -22,19 +26,30 @@ def whole(response) -> tuple:
     return response.status_code, sorted(response.items()), response.content
 
 
-@pytest.fixture
-def whole_way_fails(monkeypatch):
-    """Once active, a request that takes the whole way fails (a 500) and is counted."""
-    taken = []
+@pytest.fixture(params=["before the middleware", "before DRF"])
+def whole_way_fails(request, monkeypatch, settings):
+    """Once active, a request that takes the whole way fails (a 500) and is counted: with
+    ShortWay (the outermost middleware) answering, the view's own short way counts too; with
+    ShortWay stepping aside (user agents refused by settings), the view's answers."""
+    taken, recalled = [], []
+    outermost = request.param == "before the middleware"
+    if not outermost:
+        settings.DISALLOWED_USER_AGENTS = [re.compile(r"^never$")]
+    recall = fast.recall
 
     def refuse(*args, **kwargs):
         taken.append(args)
         raise AssertionError("the whole way was taken")
 
+    def counted(*args, **kwargs):
+        recalled.append(args)
+        return recall(*args, **kwargs)
+
     def active():
         for name in ("require_current_issue", "plan_list", "tender_answer"):
             monkeypatch.setattr(selectors, name, refuse)
-        return taken
+        monkeypatch.setattr(fast, "recall", counted)
+        return taken, recalled, outermost
 
     return active
 
@@ -68,16 +83,39 @@ def test_the_short_way_gives_what_the_whole_way_gives(client, feed, whole_way_fa
         assert response.status_code == 200, response.content
         answered.append(whole(response))
 
-    taken = whole_way_fails()
+    taken, recalled, outermost = whole_way_fails()
     with CaptureQueriesContext(connection) as queries:
         for (method, path, params), expected in zip(cases, answered, strict=True):
             assert whole(getattr(client, method)(path, params)) == expected, (method, path)
         assert whole(client.get(URL, HTTP_IF_NONE_MATCH=etag)) == not_modified
         assert whole(client.get(URL, HTTP_IF_NONE_MATCH=f'"x", W/{etag}')) == not_modified
     assert len(queries) == 0 and taken == []
+    # ShortWay answers all but the If-None-Match requests, which the view's short way answers.
+    assert len(recalled) == 2 + (0 if outermost else len(cases))
     # Another spelling of the same request is another entry: it takes the whole way.
     client.get(URL, {"market": "hk,SG", "lang": "zh", "limit": "3"})
     assert len(taken) == 1
+
+
+def test_a_host_the_stack_refuses_is_refused_however_often_asked(client, feed):
+    assert client.get(URL).status_code == 200
+    assert client.get(URL).status_code == 200  # remembered
+    for _ in range(2):
+        refused = client.get(URL, HTTP_HOST="elsewhere.example")
+        assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request"
+
+
+def test_the_scheme_is_part_of_what_is_remembered(client, feed, settings):
+    settings.SECURE_HSTS_SECONDS = 3600
+    for _ in range(2):
+        assert "Strict-Transport-Security" in client.get(URL, secure=True)
+        assert "Strict-Transport-Security" not in client.get(URL)
+    settings.SECURE_SSL_REDIRECT = True
+    answers.reset()  # a process started with these settings (the middleware reads them once)
+    started = Client()
+    for _ in range(2):
+        assert started.get(URL).status_code == 301
+        assert started.get(URL, secure=True).status_code == 200
 
 
 def test_errors_take_the_whole_way_every_time(client, feed, monkeypatch):
