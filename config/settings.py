@@ -348,9 +348,10 @@ DATABASE_ANSWER_LIMITS = {
     "search count": float(os.environ.get("DATABASE_SEARCH_COUNT_TIMEOUT", "15")),
 }
 MIDDLEWARE.insert(0, "config.middleware.DatabaseAnswerLimit")
-# Outermost: a repeated listing or row request answered as the whole stack answered it before
-# (tenders.api.fast.ShortWay).
+# Outermost: a repeated listing or row request, or read-tool call, answered as the whole stack
+# answered it before (tenders.api.fast.ShortWay, mcp_server.short.ShortWay).
 MIDDLEWARE.insert(0, "tenders.api.fast.ShortWay")
+MIDDLEWARE.insert(0, "mcp_server.short.ShortWay")
 
 # --- Deployment behind TLS (issue #14) -----------------------------------------------------
 # One variable per security setting a deployment behind a TLS proxy needs (README,

@@ -123,6 +123,8 @@ def _post(request: HttpRequest) -> HttpResponse:
     else:
         raw = reply.raw if reply.raw is not None else encode_json(reply.body)
         response = HttpResponse(raw, status=reply.status, content_type="application/json")
+        # Written around a remembered result: mcp_server.short may keep what the stack sends.
+        response.remembered = reply.raw is not None
     response["Cache-Control"] = "no-store"
     return response
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from mcp_server import registry
+from mcp_server import registry, views
 from mcp_server.server import protocol
 from mcp_server.tools import REGISTRY
 from mcp_server.written import Written, envelope, with_members
@@ -153,3 +153,42 @@ def test_members_are_written_as_json_dumps_writes_them(head, result, tail):
         assert raw == json.dumps({**head, **result, **tail}, ensure_ascii=False).encode()
     else:
         assert raw is None
+
+
+@pytest.mark.parametrize("era", ["handshake", "modern"])
+def test_a_repeated_call_is_answered_before_the_middleware_with_its_own_id(
+    client, feed, monkeypatch, era
+):
+    client.get("/api/v1/health")
+    arguments = {"limit": 3, "lang": "en"}
+    call(client, "list_tenders", arguments, id=1, era=era)  # remembered by the registry
+    whole = call(client, "list_tenders", arguments, id=2, era=era)  # and by the middleware
+    reached = []
+    post = views._post
+    monkeypatch.setattr(views, "_post", lambda request: reached.append(1) or post(request))
+    for request_id in (2, "醫-\u2028", 10**30):
+        short = call(client, "list_tenders", arguments, id=request_id, era=era)
+        expected = whole.content.replace(b'"id": 2,', b'"id": ' + _spelled(request_id) + b",", 1)
+        assert short.content == expected
+        headers = {**dict(whole.items()), "Content-Length": str(len(expected))}
+        assert dict(short.items()) == headers
+    assert reached == []
+    # Another argument or a failure takes the whole way.
+    call(client, "list_tenders", {"limit": 4, "lang": "en"}, era=era)
+    call(client, "list_tenders", {"market": "XX"}, era=era)
+    call(client, "list_tenders", {"market": "XX"}, era=era)
+    assert len(reached) == 3
+
+
+def _spelled(request_id) -> bytes:
+    return json.dumps(request_id, ensure_ascii=False).encode()
+
+
+def test_a_new_snapshot_is_never_answered_before_the_middleware(client, feed):
+    client.get("/api/v1/health")
+    for request_id in range(3):
+        before = json.loads(call(client, "list_tenders", {"limit": 2}, id=request_id).content)
+    publication.publish_issue(now=feed[0].generated.replace(hour=7))
+    after = json.loads(call(client, "list_tenders", {"limit": 2}, id=9).content)
+    etag = after["result"]["structuredContent"]["meta"]["snapshot_etag"]
+    assert etag != before["result"]["structuredContent"]["meta"]["snapshot_etag"]
