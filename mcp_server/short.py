@@ -66,7 +66,8 @@ def _call(request) -> tuple[str | int, str] | None:
 
 
 def _known() -> tuple[int, str] | None:
-    snapshot = current.kept_snapshot()
+    # Outside the request's database answer limit (config.middleware): no listener made.
+    snapshot = current.kept_snapshot(connect=False)
     return None if snapshot is current.UNKNOWN else snapshot
 
 

@@ -84,9 +84,9 @@ class Listener:
         self.ending = ""
         self.orphans: list = []
 
-    def read(self) -> tuple[int, object]:
+    def read(self, *, connect: bool = True) -> tuple[int, object]:
         """(generation, kept value or ``_UNKNOWN``), after reading what arrived; no waiting
-        unless a listener has to be made."""
+        unless a listener has to be made (and ``connect`` allows it)."""
         with self.lock:
             if self.conn is not None and self.pid != os.getpid():
                 # Inherited from the parent process: its socket is the parent's. Keep the
@@ -94,7 +94,7 @@ class Listener:
                 self.orphans.append(self.conn)
                 self._drop()
             if self.conn is None:
-                if time.monotonic() >= self.retry_at:
+                if connect and time.monotonic() >= self.retry_at:
                     self._connect()
                 return self.generation, _UNKNOWN
             try:
@@ -221,13 +221,14 @@ def current_snapshot(*, naming: Collection[str] = (), fresh: bool = False) -> Sn
     return value
 
 
-def kept_snapshot(*, naming: Collection[str] = ()) -> Snapshot | object:
+def kept_snapshot(*, naming: Collection[str] = (), connect: bool = True) -> Snapshot | object:
     """What ``current_snapshot(naming=naming)`` would answer without asking the database, or
     ``UNKNOWN`` when it would ask (no listener, a notification read, a snapshot named that is
-    not the kept one). Never queries: a caller that gets ``UNKNOWN`` takes the whole way."""
+    not the kept one). Never queries: a caller that gets ``UNKNOWN`` takes the whole way.
+    ``connect=False``: nor makes a listener (outside a request's answer limit)."""
     if not listens():
         return UNKNOWN
-    _, value = _listener.read()
+    _, value = _listener.read(connect=connect)
     return value if _trusted(value, naming) else UNKNOWN
 
 
