@@ -12,7 +12,9 @@ its row was last published in (same ``digest``, see ``publication.sources``), an
 no change of the gate's data since that plan can affect (``GateChange``), is not planned
 again: its row is copied from that issue with only the weekly parts recomputed here (closing
 bucket, value band, ``new_this_issue``). The gate, the search columns and the sort key, which
-cost nearly all of planning, run only for new, changed and affected records.
+cost nearly all of planning, run only for new, changed and affected records. Whether a change
+of the gate's data affects a reusable record is asked here too (``plan_batch``), so that the
+workers share it.
 
 Workers import no Django: records, categories and rates travel as plain values, and rows come
 back already encoded for the store (``PlanContext.encoded``), so nothing big is pickled back.

@@ -136,7 +136,9 @@ def _plan_all(
 
     Large publications plan in worker processes (``TENDERS_PUBLISH_WORKERS``) while this
     process reads; batches come back in order either way. Records whose row can be reused
-    from ``last`` travel without the fields only a fresh plan reads.
+    from ``last`` travel without the fields only a fresh plan reads, unless the gate's data
+    changed since: then the planner asks the change whether it affects them (in the workers,
+    beside the fresh plans, not in this process while it reads).
     """
     categories = {
         c.pk: CategoryNames(c.slug, c.name_en, c.name_zh, c.name_zht)
