@@ -8,6 +8,8 @@ trigger words of each family (a currency, a word about the budget, a contact lab
 name, "at" or "dot" as a word...), so a summary without a currency never tries the money
 patterns after its numbers. The directory's matcher runs the same pass with its names
 (``TRIGGER_WORDS`` are appended to its automaton), so a gate with a directory pays for one.
+``marks`` does the same for what the checks look for as written (an honorific, "Dec", a sign,
+先生, a numeral of scale), in the narrowed text, with the directory's abbreviations.
 """
 
 from collections.abc import Iterable
