@@ -255,8 +255,9 @@ class Builder:
     def finish(self) -> dict[str, tuple[bool, bytes]]:
         """Every key's stored set (the builder is spent)."""
         self._promote()
-        stored = {key: (True, bytes(bitmap)) for key, bitmap in self.bitmaps.items()}
-        self.bitmaps = {}
+        stored = {}
+        for key in list(self.bitmaps):  # each bitmap freed once copied
+            stored[key] = (True, bytes(self.bitmaps.pop(key)))
         for key in list(self.lists):
             stored[key] = encode(self.lists.pop(key), self.n)
         return stored

@@ -6,7 +6,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 
 from . import postings
@@ -114,6 +114,11 @@ def _store(issue, etag, n, layout, stored, started, progress) -> SearchPostings 
     others = ~Q(issue=issue) & Q(issue__is_current=False)
     SearchPostings.objects.filter(others).delete()
     SearchPosting.objects.filter(others).delete()
+    if connection.vendor == "postgresql":
+        # Statistics of the new keys now, so that the planner finds a term's keys by trigrams
+        # rather than by reading every key of the issue.
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {SearchPosting._meta.db_table}")
     return done
 
 
@@ -143,5 +148,5 @@ def postings_count(issue: Issue, terms: tuple[str, ...], cell_filter: Q) -> int 
     found = SearchPosting.objects.filter(issue=issue, snapshot_etag=issue.snapshot_etag).filter(
         wanted
     )
-    masks = postings.term_masks(plans, found.values_list("key", "dense", "ords").iterator(), n)
+    masks = postings.term_masks(plans, list(found.values_list("key", "dense", "ords")), n)
     return postings.count(masks, n, spans)
