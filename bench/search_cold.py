@@ -130,14 +130,16 @@ def build_postings(issue) -> None:
     print(f"Load average after the build: {os.getloadavg()}")
 
 
-def measure(issue, client: Client, params: dict, repeat: int) -> dict[str, list[float]]:
+def measure(
+    issue, client: Client, params: dict, repeat: int, old: bool = True
+) -> dict[str, list[float]]:
     """Times of each way of asking; every cold request follows a cache clear."""
     times = {"old": [], "cold": [], "warm": [], "http cold": [], "cold sql": []}
     totals = set()
     for i in range(repeat):
         # The old plan and the new one take turns at going first (and warming the database's
         # buffers for the other).
-        if i % 2 == 0:
+        if old and i % 2 == 0:
             ms, (total, _) = clock(lambda: old_page(issue, params))
             times["old"].append(ms)
             totals.add(total)
@@ -145,7 +147,7 @@ def measure(issue, client: Client, params: dict, repeat: int) -> dict[str, list[
         ms, body = clock(lambda: list_tenders(params, issue=issue))
         times["cold"].append(ms)
         totals.add(body["meta"]["total"])
-        if i % 2 == 1:
+        if old and i % 2 == 1:
             ms, (total, _) = clock(lambda: old_page(issue, params))
             times["old"].append(ms)
             totals.add(total)
@@ -172,6 +174,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="Run only the classes whose name has this.")
     parser.add_argument("--terms", action="store_true", help="Print each term's figures.")
     parser.add_argument("--postings", action="store_true", help="Build the search postings.")
+    parser.add_argument("--no-old", action="store_true", help="Leave out the old plan (slow).")
     args = parser.parse_args()
     if args.setup:
         setup(args.rows)
@@ -188,7 +191,7 @@ def main() -> None:
     print(f"Snapshot {issue.issue_id} #{issue.pk}: {issue.rows_total:,} rows")
     print(f"Load average before: {os.getloadavg()}  (cores: {os.cpu_count()})")
     list_tenders({}, issue=issue)  # connection and vocabulary
-    ways = ("cold", "cold sql", "warm", "http cold", "old")
+    ways = ("cold", "cold sql", "warm", "http cold") + (() if args.no_old else ("old",))
     header = f"{'class':<34}" + "".join(f"{w + ' p50/p95':>20}" for w in ways) + f"{'ratio':>8}"
     print("\n" + header)
     for name, terms in CLASSES.items():
@@ -199,7 +202,7 @@ def main() -> None:
             pooled = {w: [] for w in ways}
             for term in terms:
                 params = {"q": term, "limit": "50", **filters}
-                times = measure(issue, client, params, args.repeat)
+                times = measure(issue, client, params, args.repeat, not args.no_old)
                 for way in ways:
                     pooled[way] += times[way]
                 if args.terms:
