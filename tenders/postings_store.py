@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from django.db import connection, transaction
 from django.db.models import Q
+from django.db.models.functions import Length
 
 from . import postings
 from .models import Issue, IssueCount, SearchPosting, SearchPostings, SnapshotRow
@@ -25,6 +26,9 @@ CELL_FIELDS = (
 )
 PROGRESS_EVERY = 50_000
 WRITE_BYTES = 16 << 20  # postings written per INSERT, about
+# The most postings one count reads (128 bitmaps of a million rows, 4 million ordinals);
+# beyond, the rows are counted instead.
+READ_LIMIT = 16 << 20
 
 
 class PostingsError(Exception):
@@ -145,8 +149,10 @@ def postings_count(issue: Issue, terms: tuple[str, ...], cell_filter: Q) -> int 
     for plan in plans:
         if plan.inside is not None:
             wanted |= Q(key__contains=plan.inside)
-    found = SearchPosting.objects.filter(issue=issue, snapshot_etag=issue.snapshot_etag).filter(
-        wanted
-    )
-    masks = postings.term_masks(plans, list(found.values_list("key", "dense", "ords")), n)
-    return postings.count(masks, n, spans)
+    keys = SearchPosting.objects.filter(issue=issue, snapshot_etag=issue.snapshot_etag)
+    sizes = dict(keys.filter(wanted).annotate(size=Length("ords")).values_list("key", "size"))
+    taken = [key for key in sizes if any(plan.takes(key) for plan in plans)]
+    if sum(sizes[key] for key in taken) > READ_LIMIT:
+        return None  # a short word in thousands of keys: reading the rows costs less
+    found = keys.filter(key__in=taken).values_list("key", "dense", "ords")
+    return postings.count(postings.term_masks(plans, list(found), n), n, spans)

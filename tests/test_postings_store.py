@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.db.models import F
 
-from tenders import publication, selectors
+from tenders import postings_store, publication, selectors
 from tenders.filters import parse_list_params
 from tenders.models import IssueCount, Job, SearchPosting, SearchPostings, SnapshotRow
 from tenders.postings import term_plan
@@ -143,3 +143,14 @@ def test_the_command_builds_the_current_issues_postings(issue, capsys):
     assert f"Search postings of {issue.issue_id}" in out and "peak memory" in out
     keys = set(SearchPosting.objects.filter(issue=issue).values_list("key", flat=True))
     assert {"services", "医", "医疗"} <= keys and normalize("SERVICES") in keys
+
+
+def test_a_term_in_too_many_postings_is_counted_from_the_rows(issue, monkeypatch):
+    build_postings(issue)
+    query = parse_list_params({"q": "a"}, selectors.vocabulary(issue))
+    assert postings_count(issue, query.q, query.cell_filter()) == sql_count(issue, query)
+    monkeypatch.setattr(postings_store, "READ_LIMIT", 1000)
+    assert postings_count(issue, query.q, query.cell_filter()) is None
+    assert selectors.list_tenders({"q": "a"}, issue=issue)["meta"]["total"] == sql_count(
+        issue, query
+    )
