@@ -102,7 +102,7 @@ def main() -> None:
     terms = []
     for rank in [r for r in (0, 3, 30, 300, 3_000, 30_000, 150_000) if r < len(words)]:
         word = words[rank]
-        terms += [word[:3], word[1:5], word[:6]]
+        terms += [t for t in (word[:3], word[-4:], word[:6]) if len(t) >= 3]
     times, found = [], []
     for term in terms:
         keys = SearchPosting.objects.filter(issue=issue, key__contains=term).count()
