@@ -21,7 +21,7 @@ def no_key_trigrams(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0015_issue_plan_gate"),
+        ("tenders", "0016_source_plan_digest"),
     ]
 
     operations = [
