@@ -41,6 +41,7 @@ from collections.abc import Collection
 
 from django.db import connection
 from django.db.backends.postgresql.psycopg_any import is_psycopg3
+from django.dispatch import Signal
 
 from config.database import UNAVAILABLE
 
@@ -220,6 +221,11 @@ def current_snapshot(*, naming: Collection[str] = (), fresh: bool = False) -> Sn
     value = _checked_ask()
     _listener.keep(generation, value)
     return value
+
+
+# Sent once the transaction that made an issue current has committed (sender: Issue,
+# issue=...), for work that follows a publication (the search postings' job).
+switched = Signal()
 
 
 def changed() -> None:

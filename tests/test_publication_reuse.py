@@ -146,9 +146,16 @@ def withheld(summary) -> dict[str, set[str]]:
     }
 
 
-def test_names_added_to_the_directory_replan_only_the_rows_whose_texts_they_match(t0, monkeypatch):
+@pytest.mark.parametrize("workers", [0, 2])
+def test_names_added_to_the_directory_replan_only_the_rows_whose_texts_they_match(
+    t0, monkeypatch, settings, workers
+):
     """A week of imports adds names: rows that do not contain them are reused; a row that
-    does is planned again, and withheld where the gate now holds it (as a fresh plan says)."""
+    does is planned again, and withheld where the gate now holds it (as a fresh plan says).
+    Alike in this process and in planning workers (which ask the change, sent to them)."""
+    if workers:
+        settings.TENDERS_PUBLISH_PARALLEL_FROM = 0
+        settings.TENDERS_PUBLISH_WORKERS = workers
     plain = SourceTenderFactory()
     named = SourceTenderFactory(
         summary_en="Ferry pier repairs for the Harbour Ferry Authority at two piers."

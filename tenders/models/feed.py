@@ -17,6 +17,7 @@ from django.db.models import Q
 from .. import ids
 from ..buckets import CLOSING_BUCKETS, VALUE_BANDS
 from ..markets import MARKET_CHOICES
+from .digest import PLANNING_INPUTS, RecordDigest
 
 
 def new_real_listing_id() -> str:
@@ -111,6 +112,14 @@ class SourceTender(models.Model):
     withheld_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Kept by the database on every write (``digest``): publication reuses a record's row while
+    # it holds.
+    plan_digest = models.GeneratedField(
+        expression=RecordDigest(*PLANNING_INPUTS),
+        output_field=models.CharField(max_length=64),
+        db_persist=True,
+        editable=False,
+    )
 
     class Meta:
         ordering = ["-created_at"]

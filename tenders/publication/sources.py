@@ -1,12 +1,14 @@
 """What a publication reads: the eligible source records, and which of them to plan again.
 
-Every eligible record is read with its ``digest``: an MD5, computed by the database, over
-the strict planning context (``context_key``) and every field planning reads
-(``CANDIDATE_FIELDS``). Each published row keeps the digest it was planned from
-(``PlanDigest``), and each issue what its gate's data was (``Issue.plan_gate``: the highest
-directory name and a fingerprint of the names up to it, and the allowances). The next
-publication reuses a row (copies it from that issue, recomputing only its weekly parts) when
-its record's digest is the same and no change of the gate's data can affect it.
+Every eligible record is read with its ``digest``: an MD5, computed by the database, of the
+strict planning context (``context_key``) and the digest of every field planning reads
+(``CANDIDATE_FIELDS``) that the database keeps with the record (``SourceTender.plan_digest``,
+a generated column: current after any write, however made). Each published row keeps the
+digest it was planned from (``PlanDigest``), and each issue what its gate's data was
+(``Issue.plan_gate``: the highest directory name and a fingerprint of the names up to it, and
+the allowances). The next publication reuses a row (copies it from that issue, recomputing
+only its weekly parts) when its record's digest is the same and no change of the gate's data
+can affect it.
 
 A row is planned again when any of these changed:
 
@@ -47,11 +49,12 @@ from django.db.models import (
     TextField,
     Value,
 )
-from django.db.models.functions import MD5, Cast, Coalesce, Length
+from django.db.models.functions import MD5
 
 from .. import ids, sanitize, search
 from ..directory import names_fingerprint
 from ..models import Issue, PlanDigest, SnapshotRow, SourceTender
+from ..models.digest import PLANNING_INPUTS
 from ..sanitize import fingerprint
 from ..sanitize.loading import GateData, name_entry
 from ..sanitize.names import compile_patterns
@@ -64,6 +67,9 @@ from .planning import (
     CategoryNames,
     GateChange,
 )
+
+# The record's digest covers exactly the fields planning reads.
+assert tuple(CANDIDATE_FIELDS[1:]) == PLANNING_INPUTS, "SourceTender.plan_digest is stale"
 
 # Modules whose code decides the parts of a row that are reused (the gate is a package).
 PLANNING_CODE = (planning, search, ids)
@@ -132,14 +138,10 @@ class _Joined(Func):
 
 
 def _digest(key: str) -> MD5:
-    """The record digest, computed by the database. Each field is length-prefixed, so no two
-    different records spell the same text; the key comes first and holds a secret, so nobody
-    can shape a record to collide with another (MD5 is every database's built-in digest)."""
-    parts = [Value(key)]
-    for name in CANDIDATE_FIELDS[1:]:
-        text = Coalesce(Cast(name, TextField()), Value("-"))
-        parts += [Cast(Length(text), TextField()), Value(":"), text, Value(";")]
-    return MD5(_Joined(*parts))
+    """The digest a record's row is planned from: its planning inputs' digest, which the
+    database keeps with the record (``SourceTender.plan_digest``, over every field planning
+    reads), under the strict context ``key``. Hashing 64 hex digits per record, not its texts."""
+    return MD5(_Joined(Value(key), F("plan_digest")))
 
 
 # How the database reads the candidates (where it takes hints): along the primary key, each
