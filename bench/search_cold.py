@@ -7,13 +7,17 @@ A benchmark, never part of the tests.
 
 ``--setup`` is ``bench/api_latency.py``'s (migrate, load synthetic records, publish), skipped
 when the current issue already has ``--rows`` rows: name a database for it and it is reused.
+``--postings`` first builds the snapshot's search postings (``manage.py build_search_postings``
+in a process of its own, which prints its wall and CPU time and peak memory) when they are not
+built yet; *cold* then counts from them, and *cold sql* is the same first request counted from
+the rows (the postings switched off in this process), in the same run.
 
 Every term is asked for as a first page (count and rows, ``limit`` 50) through the selector
 (``list_tenders``) and through the whole Django stack in process (the test client): *cold*
 after clearing the caches (the first client to ask), then *warm* (everyone after). *old* is the
 plan this replaced, run in the same process on the same snapshot and terms: the total counted
 with one ``LIKE`` per term over the index candidates of every term, then the page. Figures are
-p50 and p95 in milliseconds per class of term; ratio is new over old (cold, p95). The machine's
+p50 and p95 in milliseconds per class of term; ratio is cold over cold sql (p95). The machine's
 load average is printed before and after: on a busy machine every figure moves.
 """
 
@@ -22,6 +26,7 @@ import math
 import operator
 import os
 import statistics
+import subprocess
 import sys
 import time
 from functools import reduce
@@ -36,9 +41,9 @@ from django.db.models import Q
 from django.test import Client
 from django.test.utils import setup_test_environment
 
-from tenders import answers, search
+from tenders import answers, search, selectors
 from tenders.filters import parse_list_params
-from tenders.models import SnapshotRow
+from tenders.models import SearchPostings, SnapshotRow
 from tenders.publication.storage import snapshot_store
 from tenders.rows import ROW_COLUMNS
 from tenders.selectors import COLLECT, WALK, WALK_SHARE, current_issue, list_tenders, vocabulary
@@ -103,14 +108,38 @@ def p95(times: list[float]) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
 
 
-def measure(issue, client: Client, params: dict, repeat: int) -> dict[str, list[float]]:
+def sql_counted(params: dict, issue) -> dict:
+    """The first page as it was before the postings: the total counted from the rows."""
+    counting = selectors.postings_count
+    selectors.postings_count = lambda *args: None
+    try:
+        return list_tenders(params, issue=issue)
+    finally:
+        selectors.postings_count = counting
+
+
+def build_postings(issue) -> None:
+    if SearchPostings.objects.filter(issue=issue, snapshot_etag=issue.snapshot_etag).exists():
+        print("Search postings already built for this snapshot.")
+        return
+    root = Path(__file__).resolve().parent.parent
+    print(f"Load average before the build: {os.getloadavg()}")
+    subprocess.run(
+        [sys.executable, str(root / "manage.py"), "build_search_postings"], cwd=root, check=True
+    )
+    print(f"Load average after the build: {os.getloadavg()}")
+
+
+def measure(
+    issue, client: Client, params: dict, repeat: int, old: bool = True
+) -> dict[str, list[float]]:
     """Times of each way of asking; every cold request follows a cache clear."""
-    times = {"old": [], "cold": [], "warm": [], "http cold": []}
+    times = {"old": [], "cold": [], "warm": [], "http cold": [], "cold sql": []}
     totals = set()
     for i in range(repeat):
         # The old plan and the new one take turns at going first (and warming the database's
         # buffers for the other).
-        if i % 2 == 0:
+        if old and i % 2 == 0:
             ms, (total, _) = clock(lambda: old_page(issue, params))
             times["old"].append(ms)
             totals.add(total)
@@ -118,7 +147,7 @@ def measure(issue, client: Client, params: dict, repeat: int) -> dict[str, list[
         ms, body = clock(lambda: list_tenders(params, issue=issue))
         times["cold"].append(ms)
         totals.add(body["meta"]["total"])
-        if i % 2 == 1:
+        if old and i % 2 == 1:
             ms, (total, _) = clock(lambda: old_page(issue, params))
             times["old"].append(ms)
             totals.add(total)
@@ -128,6 +157,10 @@ def measure(issue, client: Client, params: dict, repeat: int) -> dict[str, list[
         ms, response = clock(lambda: client.get("/api/v1/tenders", params))
         assert response.status_code == 200, response.content[:300]
         times["http cold"].append(ms)
+        forget()
+        ms, body = clock(lambda: sql_counted(params, issue))
+        times["cold sql"].append(ms)
+        totals.add(body["meta"]["total"])
     assert len(totals) == 1, f"the plans disagree on {params}: {totals}"
     times["total"] = totals.pop()
     return times
@@ -140,12 +173,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="Requests per term and way.")
     parser.add_argument("--only", default="", help="Run only the classes whose name has this.")
     parser.add_argument("--terms", action="store_true", help="Print each term's figures.")
+    parser.add_argument("--postings", action="store_true", help="Build the search postings.")
+    parser.add_argument("--no-old", action="store_true", help="Leave out the old plan (slow).")
     args = parser.parse_args()
     if args.setup:
         setup(args.rows)
     issue = current_issue()
     if issue is None:
         sys.exit("No published issue; run with --setup.")
+    if args.postings:
+        build_postings(issue)
     setup_test_environment()
     # Let a slow search finish instead of ending in the served stack's 503, to time it.
     for kind in settings.DATABASE_ANSWER_LIMITS:
@@ -154,7 +191,7 @@ def main() -> None:
     print(f"Snapshot {issue.issue_id} #{issue.pk}: {issue.rows_total:,} rows")
     print(f"Load average before: {os.getloadavg()}  (cores: {os.cpu_count()})")
     list_tenders({}, issue=issue)  # connection and vocabulary
-    ways = ("cold", "warm", "http cold", "old")
+    ways = ("cold", "cold sql", "warm", "http cold") + (() if args.no_old else ("old",))
     header = f"{'class':<34}" + "".join(f"{w + ' p50/p95':>20}" for w in ways) + f"{'ratio':>8}"
     print("\n" + header)
     for name, terms in CLASSES.items():
@@ -165,7 +202,7 @@ def main() -> None:
             pooled = {w: [] for w in ways}
             for term in terms:
                 params = {"q": term, "limit": "50", **filters}
-                times = measure(issue, client, params, args.repeat)
+                times = measure(issue, client, params, args.repeat, not args.no_old)
                 for way in ways:
                     pooled[way] += times[way]
                 if args.terms:
@@ -176,7 +213,7 @@ def main() -> None:
             cells = "".join(
                 f"{statistics.median(pooled[w]):10.1f}/{p95(pooled[w]):8.1f}" + "  " for w in ways
             )
-            ratio = p95(pooled["cold"]) / p95(pooled["old"])
+            ratio = p95(pooled["cold"]) / p95(pooled["cold sql"])
             print(f"{label:<34}{cells}{ratio:7.2f}")
     print(f"\nLoad average after: {os.getloadavg()}")
 

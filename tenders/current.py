@@ -41,6 +41,7 @@ from collections.abc import Collection
 
 from django.db import connection
 from django.db.backends.postgresql.psycopg_any import is_psycopg3
+from django.dispatch import Signal
 
 from config.database import UNAVAILABLE
 
@@ -234,6 +235,11 @@ def kept_snapshot(*, naming: Collection[str] = (), connect: bool = True) -> Snap
 
 def _trusted(value: object, naming: Collection[str]) -> bool:
     return value is not _UNKNOWN and (not naming or (value is not None and value[1] in naming))
+
+
+# Sent once the transaction that made an issue current has committed (sender: Issue,
+# issue=...), for work that follows a publication (the search postings' job).
+switched = Signal()
 
 
 def changed() -> None:

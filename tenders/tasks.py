@@ -10,6 +10,7 @@ services that queue them (the admin and the commands call these, never the tasks
   died keeps it, so *Retry* works.
 """
 
+import logging
 import secrets
 import shutil
 import tempfile
@@ -23,14 +24,18 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import task
 
-from . import curation
+from . import curation, current
 from .importers.service import ImportFailed, import_from_source, import_notices
 from .jobs import JobBusy, JobFailed, Outcome, Progress, job_abandoned, job_enqueue, run_job
-from .models import ImportRun, ImportSource, Job
+from .models import ImportRun, ImportSource, Issue, Job
+from .postings_store import PostingsError, build_postings
 from .publication import PublicationError, discard_abandoned_builds
+
+log = logging.getLogger(__name__)
 
 PUBLISH = "publish"
 IMPORT = "import"
+POSTINGS = "postings"
 
 
 def publication_enqueue(*, user: AbstractBaseUser | None) -> Job:
@@ -78,6 +83,62 @@ def _publication_abandoned(sender, job: Job, **kwargs) -> None:
     next publication starts (the previous issue stayed current all along)."""
     if job.kind == PUBLISH and job.started_at:
         discard_abandoned_builds(since=job.started_at)
+
+
+# --- search postings ----------------------------------------------------------------------
+
+
+def postings_enqueue(issue: Issue) -> Job | None:
+    """Queue the build of ``issue``'s search postings (None: one is queued or running)."""
+    try:
+        return job_enqueue(
+            task=build_postings_task,
+            kind=POSTINGS,
+            label=f"Search postings of {issue.issue_id}",
+            lock_key=f"{POSTINGS}:{issue.pk}",
+            user=None,
+            arguments={"issue": issue.pk},
+        )
+    except JobBusy:
+        return None
+
+
+@receiver(current.switched)
+def _postings_after_switch(sender, issue: Issue, **kwargs) -> None:
+    """Every snapshot that becomes current gets its postings; until they are built, counts
+    read rows as before. Never fails the publication that is already current."""
+    try:
+        postings_enqueue(issue)
+    except Exception:
+        log.exception("Queueing the search postings of issue #%s failed.", issue.pk)
+
+
+def _build_postings(job: Job, progress: Progress) -> Outcome:
+    issue = Issue.objects.filter(pk=job.arguments["issue"]).first()
+    if issue is None:
+        raise JobFailed("Search postings not built: the issue was deleted.")
+    try:
+        done = build_postings(issue, progress=progress)
+    except PostingsError as exc:
+        raise JobFailed(f"Search postings not built: {exc}") from exc
+    if done is None:
+        return Outcome(
+            message=f"Search postings of {issue.issue_id} not kept: its snapshot changed.",
+            subject=issue,
+        )
+    return Outcome(
+        message=(
+            f"Search postings of {issue.issue_id}: {done.keys:,} keys over {done.rows:,} rows "
+            f"in {done.seconds:.1f} s."
+        ),
+        subject=issue,
+        data={"keys": done.keys, "rows": done.rows, "seconds": done.seconds},
+    )
+
+
+@task()
+def build_postings_task(job_id: int) -> dict:
+    return run_job(job_id, _build_postings)
 
 
 # --- imports ------------------------------------------------------------------------------

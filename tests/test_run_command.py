@@ -162,18 +162,25 @@ def _a_worker_beside_the_server_publishes(env: dict, tmp_path, health: dict) -> 
         capture_output=True,
         text=True,
     )
-    assert queued.stdout.startswith("Queued the publication as job #1;"), queued.stderr
+    # Job #1 builds the search postings of the first issue (queued as it became current).
+    assert queued.stdout.startswith("Queued the publication as job #2;"), queued.stderr
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         with sqlite3.connect(tmp_path / "db.sqlite3") as db:
             state, message = db.execute(
-                "SELECT state, message FROM tenders_job WHERE id = 1"
+                "SELECT state, message FROM tenders_job WHERE id = 2"
             ).fetchone()
         if state in {"succeeded", "failed"}:
             break
         time.sleep(0.3)
     assert state == "succeeded", message + (tmp_path / "run.log").read_text()
     assert message.startswith(f"Published {health['issue_id']}: {health['rows_total']:,} rows (")
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        kind, state, message = db.execute(
+            "SELECT kind, state, message FROM tenders_job WHERE id = 1"
+        ).fetchone()
+    assert (kind, state) == ("postings", "succeeded"), message
+    assert f"over {health['rows_total']:,} rows" in message
     assert len(ours(tmp_path)) >= 3  # run, the web server (master and workers), the worker
 
 

@@ -6,6 +6,7 @@
 - ``imports``: configured import sources, recorded import runs, each record's imported notice.
 - ``jobs``: long work queued for a worker (publication, imports), with progress and outcome.
 - ``publication``: what each published row was planned from (for reusing it next week).
+- ``postings``: the search postings of a snapshot (exact counts of ``q``).
 - ``cache``: the tables of the database caches, so that ``migrate`` makes them.
 """
 
@@ -26,6 +27,7 @@ from .feed import (
 from .gate import GateAllowance
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 from .jobs import Job
+from .postings import SearchPosting, SearchPostings
 from .publication import PlanDigest
 
 __all__ = [
@@ -45,6 +47,8 @@ __all__ = [
     "PlanDigest",
     "PublicBody",
     "PublicBodyName",
+    "SearchPosting",
+    "SearchPostings",
     "SharedCacheEntry",
     "SnapshotRow",
     "SourceTender",

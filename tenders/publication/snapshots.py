@@ -186,6 +186,7 @@ def switch_to(issue: Issue, when: datetime, *, also: Callable[[], None] | None =
         issue.is_current = True
         issue.save()
         current.changed()  # every process is told at commit
+        transaction.on_commit(lambda: current.switched.send(sender=Issue, issue=issue))
     # After the switch (committed), before pruning: work that needs the new issue current.
 
 

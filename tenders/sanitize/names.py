@@ -31,7 +31,7 @@ import ahocorasick_rs
 
 from ..chinese import to_simplified, to_traditional
 from .text import fold, fold_map, narrow
-from .view import TRIGGER_WORDS, View
+from .view import MARK_WORDS, TRIGGER_WORDS, View
 from .words import COMMON_ACRONYMS, ORDINARY_SENSES, ORDINARY_WORDS, word_set
 
 Span = tuple[int, int, str, str]
@@ -380,7 +380,8 @@ class NameMatcher:
         self.hints = hints
         self.exact_patterns = [p for p in patterns if p.rule in ("strong", "weak")]
         self.folded_patterns = [p for p in patterns if p.rule not in ("strong", "weak")]
-        self.exact = self._automaton([p.needle for p in self.exact_patterns])
+        marks = MARK_WORDS if hints else []
+        self.exact = self._automaton([p.needle for p in self.exact_patterns] + marks)
         triggers = TRIGGER_WORDS if hints else []
         self.folded = self._automaton([p.needle for p in self.folded_patterns] + triggers)
 
@@ -395,7 +396,11 @@ class NameMatcher:
         text, narrowed, folded = view.text, view.narrowed, view.folded
         spans = []
         if self.exact is not None:
+            abbreviations, marks = len(self.exact_patterns), []
             for index, start, end in self.exact.find_matches_as_indexes(narrowed, overlapping=True):
+                if index >= abbreviations:
+                    marks.append(index - abbreviations)
+                    continue
                 pattern = self.exact_patterns[index]
                 if not _bounded(narrowed, start, end):
                     continue
@@ -404,6 +409,8 @@ class NameMatcher:
                 ):
                     continue
                 spans.append((start, end, pattern.kind, pattern.why))
+            if self.hints:
+                view.set_marks(marks)
         if self.folded is None:
             return spans
         names = len(self.folded_patterns)

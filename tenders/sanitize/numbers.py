@@ -167,7 +167,6 @@ WORD_DATE_RE = re.compile(
 MONTH_WORD_RE = re.compile(_FULL_MONTH)
 # "Thursday 17th", "Thu, 17": a weekday, then a day of the month (without a month: the coming
 # one). The weekday is only looked for when a short number follows a space.
-WEEKDAY_HINT_RE = re.compile("Mon|Tue|Wed|Thu|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN")
 WEEKDAY_BEFORE_RE = re.compile(
     r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN)[a-zA-Z]*\.?,?(?: the)? $"
 )
@@ -484,7 +483,7 @@ def numeric_spans(view: View, runs: list[tuple[int, int]]) -> Iterator[Span]:
             q - p <= 2
             and p > 3
             and text[p - 1] == " "
-            and WEEKDAY_HINT_RE.search(text)
+            and "weekday" in view.marks
             and WEEKDAY_BEFORE_RE.search(text, max(0, p - 16), p)
             and (m := WEEKDAY_DAY_RE.match(text, p))
         ):
@@ -521,9 +520,6 @@ def numeric_spans(view: View, runs: list[tuple[int, int]]) -> Iterator[Span]:
                 yield first, m.end(), "reference_like", "a numbered document (第…号)"
 
 
-_CN_SCALE_HINT_RE = re.compile("[十百千万萬亿億拾佰仟]")
-
-
 def word_spans(view: View) -> Iterator[Span]:
     """Amounts and dates written in words."""
     text = view.narrowed
@@ -539,7 +535,7 @@ def word_spans(view: View) -> Iterator[Span]:
                 or MONEY_CUE_RE.search(text, max(0, m.start() - 40), m.start())
             ):
                 yield m.start(), m.end(), "money", "an amount written in words"
-    if not text.isascii() and _CN_SCALE_HINT_RE.search(text):
+    if not text.isascii() and "cn_scale" in view.marks:
         for m in CN_WORD_MONEY_RE.finditer(text):
             yield m.start(), m.end(), "money", "an amount in Chinese numerals"
         if "budget" in view.hints:

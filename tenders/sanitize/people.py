@@ -39,7 +39,6 @@ _CN_GOODS = (
 PERSON_CN_RE = re.compile(
     rf"[{CHINESE_FAMILY_NAMES}][\u4e00-\u9fff]{{0,2}}?(?:{_CN_HONORIFIC})(?!{_CN_GOODS})"
 )
-HONORIFIC_HINT_RE = re.compile(r"M(?:r|s|iss|x)|Dr|Prof")
 _NAME = r"[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,2}"
 CONTACT_NAME_RE = re.compile(rf"(?:\s+(?:person|to|in\s+charge))?\.?\s*[:：,-]?\s*({_NAME})")
 CN_CONTACT_LABEL_RE = re.compile(
@@ -57,14 +56,11 @@ CN_CALL_NAME_RE = re.compile(
 _NOT_NAMES = word_set("The This That These Those Each Every Contact Call")
 
 
-_CN_HONORIFIC_HINT_RE = re.compile(_CN_HONORIFIC)
-_CN_LABEL_HINT_RE = re.compile("联|聯|查|负责|負責|经办|經辦|致|询|詢|洽")
-
-
 def person_spans(view: View) -> Iterator[Span]:
     text = view.narrowed
-    # Each check is guarded by substring tests done in C: most summaries name nobody.
-    if HONORIFIC_HINT_RE.search(text):
+    # Each check is guarded by the view's marks (one pass for all): most summaries name nobody.
+    marks = view.marks
+    if "honorific" in marks:
         for m in PERSON_RE.finditer(text):
             if m.start() and text[m.start() - 1].isalnum():
                 continue
@@ -72,7 +68,7 @@ def person_spans(view: View) -> Iterator[Span]:
                 continue
             yield m.start(), m.end(), "person_name", "a name after an honorific"
     cjk = not text.isascii()
-    if cjk and _CN_HONORIFIC_HINT_RE.search(text):
+    if cjk and "cn_honorific" in marks:
         for m in PERSON_CN_RE.finditer(text):
             yield m.start(), m.end(), "person_name", "a family name with an honorific"
     lowered = view.lowered
@@ -88,7 +84,7 @@ def person_spans(view: View) -> Iterator[Span]:
                 ):
                     yield m.start(1), m.end(1), "person_name", "a name after a contact label"
             at = lowered.find(label, at + 1)
-    if cjk and _CN_LABEL_HINT_RE.search(text):
+    if cjk and "cn_label" in marks:
         for m in CN_CONTACT_LABEL_RE.finditer(text):
             yield m.start(1), m.end(1), "person_name", "a name after a contact label"
         for m in CN_CALL_NAME_RE.finditer(text):

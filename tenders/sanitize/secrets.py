@@ -18,7 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from itertools import chain
 from zoneinfo import ZoneInfo
 
 from ..chinese import to_simplified, to_traditional
@@ -126,7 +127,9 @@ class RecordSecrets:
 
 @dataclass(frozen=True)
 class Needles:
-    folded: tuple[tuple[str, str, bool], ...]  # (kind, needle, whole words only)
+    # (kind, needle, whole words only), in groups as they were cached (buyer, host, dates...):
+    # joined only for a summary that has one of the ``keys`` (``all_folded``).
+    groups: tuple[tuple[tuple[str, str, bool], ...], ...]
     compact: tuple[tuple[str, str], ...]  # (kind, needle) in the folded text without spaces
     exact: tuple[tuple[str, str, bool], ...]  # (kind, needle, weak) case-sensitive, whole word
     # Pieces that must be in a summary's plain lower-case form for any folded or compact needle
@@ -135,6 +138,11 @@ class Needles:
     # The amount's needles are only spelled out when a summary has one of its keys: amounts
     # rarely repeat, so building them for every record would cost more than the search.
     amount: Decimal | None = None
+
+    @cached_property
+    def folded(self) -> tuple[tuple[str, str, bool], ...]:
+        """Every folded needle but the amount's, in order."""
+        return tuple(chain.from_iterable(self.groups))
 
     def all_folded(self) -> tuple[tuple[str, str, bool], ...]:
         if self.amount is None:
@@ -300,21 +308,25 @@ def date_needles(day: date) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_folded(s) for s in spellings))
 
 
-@lru_cache(maxsize=4096)
 def deadline_days(deadline: datetime | date | None, market: str) -> tuple[date, ...]:
-    """The deadline's day, and the market's local day when it differs (cached: many notices
-    close at the same hour)."""
+    """The deadline's day, and the market's local day when it differs."""
     if deadline is None:
         return ()
     if not isinstance(deadline, datetime):
         return (deadline,)
     day = deadline.date()
-    zone = MARKET_ZONES.get(market)
-    if zone and deadline.tzinfo is not None:
-        local = deadline.astimezone(ZoneInfo(zone)).date()
+    zone = _zone(market)
+    if zone is not None and deadline.tzinfo is not None:
+        local = deadline.astimezone(zone).date()
         if local != day:
             return (day, local)
     return (day,)
+
+
+@lru_cache(maxsize=64)
+def _zone(market: str) -> ZoneInfo | None:
+    name = MARKET_ZONES.get(market)
+    return ZoneInfo(name) if name else None
 
 
 def _g(value: float) -> str:
@@ -434,16 +446,16 @@ def _contact_group(name: str) -> tuple[tuple[tuple[str, str, bool], ...], tuple[
 
 def secret_needles(secrets: RecordSecrets) -> Needles:
     """The needles of one record. Cheap: the parts that recur (buyer, host, dates, bodies and
-    contacts of the notice text) are cached, and joined once."""
+    contacts of the notice text) are cached, and only joined for a summary that has a key."""
     buyer = secrets.buyer_name or ""
-    b_folded, b_exact, b_keys = _buyer_group(buyer)
+    b_folded, exact, b_keys = _buyer_group(buyer)
     h_folded, compact, h_exact, h_keys = _host_group(_host_of(secrets.source_url or ""))
-    folded, exact, keys = [*b_folded, *h_folded], [*b_exact, *h_exact], [*b_keys, *h_keys]
-    references = _reference_needles(secrets.reference or "")
-    folded += [("reference", n, True) for n in references]
-    keys += [_longest_piece(n) for n in references]
+    groups, exact, keys = [b_folded, h_folded], exact + h_exact, [*b_keys, *h_keys]
+    if references := _reference_needles(secrets.reference or ""):
+        groups.append(tuple([("reference", n, True) for n in references]))
+        keys += [_longest_piece(n) for n in references]
     for day in deadline_days(secrets.deadline, secrets.market):
-        folded += _date_group(day)
+        groups.append(_date_group(day))
         keys += date_keys(day)
     amount = Decimal(secrets.amount) if secrets.amount is not None else None
     if amount is not None:
@@ -451,14 +463,14 @@ def secret_needles(secrets: RecordSecrets) -> Needles:
     for name in _unique(secrets.body_names):
         if name != buyer:  # a notice usually names its own buyer: needles already made
             n_folded, n_exact, n_keys = _buyer_group(name)
-            folded += n_folded
+            groups.append(n_folded)
             exact += n_exact
             keys += n_keys
     for name in _unique(secrets.contact_names):
         c_folded, c_keys = _contact_group(name)
-        folded += c_folded
+        groups.append(c_folded)
         keys += c_keys
-    return Needles(tuple(folded), compact, tuple(exact), tuple(keys), amount)
+    return Needles(tuple(groups), compact, exact, tuple(keys), amount)
 
 
 def _unique(values: Iterable[str]) -> list[str]:

@@ -8,9 +8,10 @@ trigger words of each family (a currency, a word about the budget, a contact lab
 name, "at" or "dot" as a word...), so a summary without a currency never tries the money
 patterns after its numbers. The directory's matcher runs the same pass with its names
 (``TRIGGER_WORDS`` are appended to its automaton), so a gate with a directory pays for one.
+``marks`` does the same for what the checks look for as written (an honorific, "Dec", a sign,
+先生, a numeral of scale), in the narrowed text, with the directory's abbreviations.
 """
 
-import re
 from collections.abc import Iterable
 
 import ahocorasick_rs
@@ -96,28 +97,36 @@ SIGNS = {
     "￥": "currency",
 }
 FAMILIES = frozenset(TRIGGERS)
-_SIGN_RE = re.compile("[" + re.escape("".join(sorted({sign[0] for sign in SIGNS}))) + "]")
 _PAIRS = [(family, word) for family, words in TRIGGERS.items() for word in words]
 TRIGGER_WORDS = [word for _, word in _PAIRS]
 FAMILY_OF = [family for family, _ in _PAIRS]
 _AUTOMATON = ahocorasick_rs.AhoCorasick(TRIGGER_WORDS)
-# English month names start with a capital ("Dec", "DEC"): a case-sensitive search of their
-# first letters is fast; French and Portuguese ones are written in lower case too, and are
-# trigger words ("month").
-_MONTH_HINT_RE = re.compile(
-    "|".join(sorted({m[:3] for m in MONTHS} | {m[:3].upper() for m in MONTHS}))
-)
 
-
-def families_of(found: Iterable[int], narrowed: str) -> frozenset[str]:
-    """The families of the trigger words found (their indexes in ``TRIGGER_WORDS``) and of
-    the ``SIGNS`` the text has."""
-    families = {FAMILY_OF[index] for index in found}
-    if _SIGN_RE.search(narrowed):
-        for sign, family in SIGNS.items():
-            if family not in families and sign in narrowed:
-                families.add(family)
-    return frozenset(families)
+# What the checks look for as written (case-sensitive, in the narrowed text), by name: the
+# ``SIGNS`` (marked with their family), honorifics, English month and weekday abbreviations
+# (they start with a capital: "Dec", "DEC"), Chinese honorifics, contact words and numerals of
+# scale. One Aho-Corasick pass finds them all (``marks``) where a regular expression per check
+# would scan the text again each time; the directory's matcher runs the same pass with its
+# abbreviations (``MARK_WORDS`` are appended to its automaton), so a gate with a directory
+# pays for one.
+MARKS: dict[str, tuple[str, ...]] = {
+    "honorific": ("Mr", "Ms", "Miss", "Mx", "Dr", "Prof"),
+    "month_abbr": tuple(sorted({m[:3] for m in MONTHS} | {m[:3].upper() for m in MONTHS})),
+    "weekday": tuple(
+        form for day in _words("Mon Tue Wed Thu Fri Sat Sun") for form in (day, day.upper())
+    ),
+    "cn_honorific": _words("先生 女士 小姐 太太"),
+    "cn_label": _words("联 聯 查 负责 負責 经办 經辦 致 询 詢 洽"),
+    "cn_scale": tuple("十百千万萬亿億拾佰仟"),
+    "markup": tuple(sign for sign, family in SIGNS.items() if family == "markup"),
+    "currency": tuple(sign for sign, family in SIGNS.items() if family == "currency"),
+}
+_SIGN_FAMILIES = frozenset(SIGNS.values())
+_MARK_PAIRS = [(mark, word) for mark, words in MARKS.items() for word in words]
+MARK_WORDS = [word for _, word in _MARK_PAIRS]
+MARK_OF = [mark for mark, _ in _MARK_PAIRS]
+_MARK_AUTOMATON = ahocorasick_rs.AhoCorasick(MARK_WORDS)
+_NOTHING: frozenset[str] = frozenset()
 
 
 class View:
@@ -125,7 +134,16 @@ class View:
     ``lowered``: the narrowed text in lower case, for substring tests; ``folded``: ``fold``;
     ``printable``: no control character and no white space but plain spaces."""
 
-    __slots__ = ("_folded", "_hints", "_lowered", "_month", "narrowed", "printable", "text")
+    __slots__ = (
+        "_folded",
+        "_hints",
+        "_lowered",
+        "_marks",
+        "_month",
+        "narrowed",
+        "printable",
+        "text",
+    )
 
     def __init__(self, text: str):
         self.text = text
@@ -134,6 +152,7 @@ class View:
         self._lowered: str | None = None
         self._folded: str | None = None
         self._hints: frozenset[str] | None = None
+        self._marks: frozenset[str] | None = None
         self._month: bool | None = None
 
     @property
@@ -149,21 +168,36 @@ class View:
         return self._folded
 
     @property
-    def hints(self) -> frozenset[str]:
-        """The families of ``TRIGGERS`` whose words the text holds (set by the directory's
+    def marks(self) -> frozenset[str]:
+        """The names of ``MARKS`` whose words the narrowed text holds (set by the directory's
         matcher when it ran first)."""
+        if self._marks is None:
+            found = _MARK_AUTOMATON.find_matches_as_indexes(self.narrowed, overlapping=True)
+            self.set_marks(index for index, _, _ in found)
+        return self._marks
+
+    def set_marks(self, found: Iterable[int]) -> None:
+        """The marks from words found elsewhere (their indexes in ``MARK_WORDS``)."""
+        self._marks = frozenset([MARK_OF[index] for index in found]) or _NOTHING
+
+    @property
+    def hints(self) -> frozenset[str]:
+        """The families of ``TRIGGERS`` whose words the text holds, and of the ``SIGNS`` it
+        has (set by the directory's matcher when it ran first)."""
         if self._hints is None:
             found = _AUTOMATON.find_matches_as_indexes(self.folded, overlapping=True)
-            self._hints = families_of((index for index, _, _ in found), self.narrowed)
+            self.set_hints(index for index, _, _ in found)
         return self._hints
 
     def set_hints(self, found: Iterable[int]) -> None:
         """The hints from trigger words found elsewhere (their indexes in ``TRIGGER_WORDS``)."""
-        self._hints = families_of(found, self.narrowed)
+        families = frozenset([FAMILY_OF[index] for index in found])
+        signs = self.marks & _SIGN_FAMILIES
+        self._hints = (families | signs if signs else families) or _NOTHING
 
     @property
     def has_month(self) -> bool:
         """Whether a month's name may be in the text (its first three letters, "Dec", "DEC")."""
         if self._month is None:
-            self._month = _MONTH_HINT_RE.search(self.narrowed) is not None or "month" in self.hints
+            self._month = "month_abbr" in self.marks or "month" in self.hints
         return self._month
