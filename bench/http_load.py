@@ -9,7 +9,9 @@ A benchmark, never part of the tests; it prints figures and asserts nothing.
    commands (migrate, which makes every table the service needs, load_demo, publish_issue),
    made once per size and reused: ``tenders_http_<rows>`` under ``BENCH_DATABASE_URL``
    (postgres://postgres@127.0.0.1:5432/tenders_http by default). A reused one is migrated
-   first; ``--fresh`` loads and publishes it again.
+   first; ``--fresh`` loads and publishes it again. The current snapshot's search postings
+   are then built when missing (``build_search_postings``: the job a worker runs after every
+   publication; the served stack here runs no worker).
 2. The service under gunicorn as ``dev.py run`` starts it (``config/gunicorn.conf.py``, DEBUG
    off, the checkout's secrets in ``var/``, ``--workers`` sync workers; no job worker) on a
    spare port, every cache cleared first (answers warmed at publication too: each scenario's
@@ -70,6 +72,12 @@ COLD_Q = {
     "2 letters": ["ab", "ma"],
 }
 
+POSTINGS_BUILT = """
+from tenders.models import Issue, SearchPostings
+issue = Issue.objects.get(is_current=True)
+built = SearchPostings.objects.filter(issue=issue, snapshot_etag=issue.snapshot_etag).exists()
+print("built" if built else "missing")
+"""
 
 CLEAR_AND_WARM = """
 import json
@@ -109,6 +117,7 @@ def prepare(base: str, rows: int, fresh: bool, env: dict) -> str:
     if ready and not fresh:
         print(f"Reusing the prepared database {name}; migrating it.")
         manage("migrate", "--noinput", "-v0", env=env)
+        postings(env)
         return url
     with psycopg.connect(with_db(base, "postgres"), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -123,7 +132,26 @@ def prepare(base: str, rows: int, fresh: bool, env: dict) -> str:
     manage("load_demo", "--rows", str(rows), "--seed", "7", "--at", AT, "-v0", env=env)
     manage("publish_issue", "--at", AT, "-v0", env=env)
     print(f"Prepared {name} in {time.monotonic() - started:.0f} s.")
+    postings(env)
     return url
+
+
+def postings(env: dict) -> None:
+    """The current snapshot's search postings, which the job worker builds after each
+    publication (the served stack here runs no worker), built unless they already are."""
+    out = subprocess.run(
+        [PY, "manage.py", "shell", "-v0", "-c", POSTINGS_BUILT],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    if out == "built":
+        print("Search postings already built for the current snapshot.")
+        return
+    print("Building the current snapshot's search postings (the job after a publication)...")
+    manage("build_search_postings", env=env)
 
 
 def in_memory(url: str) -> None:
