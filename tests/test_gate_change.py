@@ -2,15 +2,24 @@
 ``planning.GateChange``), without a database: whatever names are added and allowances removed,
 every record the old gate published and the new gate holds is planned again."""
 
+import pickle
 import random
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 
 from tenders.chinese import to_traditional
 from tenders.directory import DirectoryName
 from tenders.publication import sources
-from tenders.publication.planning import Candidate, GateChange, for_planning
+from tenders.publication.planning import (
+    Candidate,
+    CategoryNames,
+    GateChange,
+    PlanContext,
+    for_planning,
+    plan_batch,
+)
 from tenders.sanitize import RecordSecrets
 from tenders.sanitize.allow import could_allow
 from tenders.sanitize.loading import GateData
@@ -235,14 +244,67 @@ def test_removed_allowances_affect_their_record_or_the_texts_holding_their_phras
     assert not could_allow("Supply of plotters.", "")
 
 
-def test_a_candidate_travels_cut_when_reused_and_whole_when_planned_again():
+def test_a_candidate_travels_cut_when_reused_and_whole_when_the_gate_changed():
     summaries = {"en": "Repairs for the Harbour Ferry Authority.", "zh": "", "zht": ""}
     row = tuple(candidate(5, summaries))
     change = sources.gate_change(
         sources.plan_gate(GateData((), ())), GateData(names("Harbour Ferry Authority"), ())
     )
-    assert for_planning(row, GateChange()) == (row[:13], False)
-    planned, affected = for_planning(row, change)
-    assert affected and planned == (*row[:12], None, *row[13:])
+    assert for_planning(row, GateChange()) == row[:13]
+    # Whole: the planner asks the change whether it affects the record.
+    assert for_planning(row, change) == row
     changed = tuple(candidate(5, summaries)._replace(digest="d2"))
-    assert for_planning(changed, change) == (changed, False)  # planned anyway: not counted
+    assert for_planning(changed, GateChange()) == changed
+
+
+def planned_candidate(pk: int, summaries: dict[str, str]) -> tuple:
+    """A whole candidate whose row was published last week (its digest held)."""
+    return tuple(
+        candidate(pk, summaries)._replace(
+            listing_id=f"AT-TEST-{pk:010d}",
+            status="approved",
+            withheld_reason="",
+            market="HK",
+            category_id=1,
+            deadline=datetime(2026, 12, 31, tzinfo=UTC),
+            currency="",
+            lead_ok=True,
+            in_previous=True,
+            buyer_name="Kowloon Water Board",
+        )
+    )
+
+
+def test_the_planner_plans_again_the_reusable_records_a_change_affects():
+    affected = {
+        "en": "Repairs for the Harbour Ferry Authority.",
+        "zh": "渡轮维修。",
+        "zht": "渡輪維修。",
+    }
+    untouched = {"en": "Repairs for a ferry pier.", "zh": "码头维修。", "zht": "碼頭維修。"}
+    added = GateData(names("Harbour Ferry Authority"), ())
+    change = sources.gate_change(sources.plan_gate(GateData((), ())), added)
+    # Sent to a worker process: pickled without its automaton, which it builds again.
+    assert not change.affects(candidate(2, untouched))
+    change = pickle.loads(pickle.dumps(change))
+    context = PlanContext(
+        generated=datetime(2026, 11, 23, 6, tzinfo=UTC),
+        rates={},
+        secret="s" * 32,
+        categories={1: CategoryNames("it-hardware", "IT", "信息", "資訊")},
+        gate=added.gate(),
+        change=change,
+    )
+    rows = [for_planning(planned_candidate(1, affected), change)]
+    rows.append(for_planning(planned_candidate(2, untouched), change))
+    batch = plan_batch(context, rows)
+    assert (batch.records, batch.affected, batch.reused_count) == (2, 1, 1)
+    # The affected record was planned afresh: the new gate holds it (a directory name).
+    assert [pk for pk, _listing, _reasons in batch.withheld] == [1]
+    assert [r[0] for r in batch.reused] == ["AT-TEST-0000000002"]
+    # Nothing changed: both reused as they were, and travel cut.
+    unchanged = replace(context, change=None)
+    cut = [for_planning(planned_candidate(pk, affected), GateChange()) for pk in (1, 2)]
+    assert all(len(row) == 13 for row in cut)
+    batch = plan_batch(unchanged, cut)
+    assert (batch.affected, batch.reused_count, batch.withheld) == (0, 2, [])

@@ -13,8 +13,8 @@ no change of the gate's data since that plan can affect (``GateChange``), is not
 again: its row is copied from that issue with only the weekly parts recomputed here (closing
 bucket, value band, ``new_this_issue``). The gate, the search columns and the sort key, which
 cost nearly all of planning, run only for new, changed and affected records. Whether a change
-of the gate's data affects a reusable record is asked while reading (``for_planning``): an
-affected record travels whole and is planned afresh, the others travel cut.
+of the gate's data affects a reusable record is asked here too (``plan_batch``), so that the
+workers share it.
 
 Workers import no Django: records, categories and rates travel as plain values, and rows come
 back already encoded for the store (``PlanContext.encoded``), so nothing big is pickled back.
@@ -168,6 +168,9 @@ class PlanContext:
     gate: Gate = NO_DIRECTORY  # the directory and allow-lists (tenders.sanitize.loading)
     # Whether batches carry their rows encoded for COPY (bytes) rather than as tuples.
     encoded: bool = False
+    # How the gate's data changed since the plan of the issue rows are reused from (None:
+    # not at all).
+    change: "GateChange | None" = None
 
 
 @dataclass
@@ -185,6 +188,8 @@ class PlannedBatch:
     published: int = 0
     new: int = 0
     reused_count: int = 0
+    # Records whose digest held but that a change of the gate's data had planned again.
+    affected: int = 0
 
 
 @dataclass(frozen=True)
@@ -216,6 +221,10 @@ class GateChange:
     def _matcher(self) -> NameMatcher | None:
         return NameMatcher(self.patterns, hints=False) if self.patterns else None
 
+    def __getstate__(self) -> dict:
+        # Sent to planning workers without the automaton (each builds its own on first use).
+        return {k: v for k, v in self.__dict__.items() if k != "_matcher"}
+
     def affects(self, tender) -> bool:
         """Whether the row of ``tender`` (a reusable record, with its summaries) may now be
         decided differently."""
@@ -236,16 +245,14 @@ class GateChange:
 NO_CHANGE = GateChange()
 
 
-def for_planning(row: tuple, change: GateChange) -> tuple[tuple, bool]:
-    """A candidate (``Candidate`` values) as the planner receives it, and whether ``change``
-    alone has it planned again: cut to ``WEEKLY_LENGTH`` when its row is reused; without its
-    last digest (so planned afresh) when its digest holds but ``change`` affects it."""
-    if row[DIGEST_AT] != row[LAST_DIGEST_AT]:
-        return row, False
-    # Most weeks nothing changed: no Candidate is made for each of a million reused rows.
-    if change.any and change.affects(Candidate(*row)):
-        return (*row[:LAST_DIGEST_AT], None, *row[WEEKLY_LENGTH:]), True
-    return row[:WEEKLY_LENGTH], False
+def for_planning(row: tuple, change: GateChange) -> tuple:
+    """A candidate (``Candidate`` values) as the planner receives it: cut to
+    ``WEEKLY_LENGTH`` when its row is reused and no change of the gate's data can affect it;
+    else whole (the planner asks ``change`` whether it affects a reusable record, and plans it
+    afresh if so: in the planning workers, beside the plans, not in the process that reads)."""
+    if row[DIGEST_AT] == row[LAST_DIGEST_AT] and not change.any:
+        return row[:WEEKLY_LENGTH]
+    return row
 
 
 def batched(iterable: Iterable, size: int) -> Iterator[list]:
@@ -337,11 +344,16 @@ def plan_batch(context: PlanContext, rows: Iterable[tuple]) -> PlannedBatch:
     ``WEEKLY_LENGTH``): fresh rows planned in full, reused ones only their weekly parts."""
     fresh, reused, digests = [], [], []
     batch = PlannedBatch(fresh, reused, digests)
+    change = context.change or NO_CHANGE
     for row in rows:
         tender = Candidate(*row)
         category = context.categories[tender.category_id]
         batch.records += 1
-        if tender.reusable:
+        reusable = tender.reusable
+        if reusable and change.any and change.affects(tender):
+            batch.affected += 1
+            reusable = False
+        if reusable:
             try:
                 band, bucket, new = weekly_parts(
                     tender, context.generated, context.rates, tender.in_previous
