@@ -12,18 +12,10 @@ from django.db.models.functions import Length
 
 from . import postings
 from .models import Issue, IssueCount, SearchPosting, SearchPostings, SnapshotRow
+from .publication.snapshots import CELL_FIELDS  # a row's cell, as IssueCount counts it
 
 log = logging.getLogger(__name__)
 
-# The cell of a row, as IssueCount names it.
-CELL_FIELDS = (
-    "market",
-    "category_slug",
-    "closing_bucket",
-    "value_band",
-    "lead_ok",
-    "new_this_issue",
-)
 PROGRESS_EVERY = 50_000
 WRITE_BYTES = 16 << 20  # postings written per INSERT, about
 # The most postings one count reads (128 bitmaps of a million rows, 4 million ordinals);
