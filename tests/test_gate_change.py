@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tenders.chinese import to_traditional
+from tenders.demo import demo_records
 from tenders.directory import DirectoryName
 from tenders.publication import sources
 from tenders.publication.planning import (
@@ -22,8 +23,9 @@ from tenders.publication.planning import (
 )
 from tenders.sanitize import RecordSecrets
 from tenders.sanitize.allow import could_allow
-from tenders.sanitize.loading import GateData
-from tenders.sanitize.names import seed_entries
+from tenders.sanitize.loading import GateData, name_entry
+from tenders.sanitize.names import NameMatcher, Pattern, compile_patterns, seed_entries
+from tenders.sanitize.view import View
 
 PLACES = [
     "Jurong",
@@ -308,3 +310,51 @@ def test_the_planner_plans_again_the_reusable_records_a_change_affects():
     assert all(len(row) == 13 for row in cut)
     batch = plan_batch(unchanged, cut)
     assert (batch.affected, batch.reused_count, batch.withheld) == (0, 2, [])
+
+
+# Ways a summary may dress a name that folding undoes: case, full-width forms, accents,
+# punctuation for spaces, the other Chinese script.
+def dressed(rng: random.Random, text: str) -> str:
+    roll = rng.random()
+    if roll < 0.2:
+        return text.upper()
+    if roll < 0.35:
+        return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+    if roll < 0.5:
+        return text.replace("e", "é").replace("a", "à").replace("o", "ö")
+    if roll < 0.65:
+        return text.replace(" ", rng.choice(["-", ", ", "  ", "/", "_"]))
+    if roll < 0.8:
+        return to_traditional(text)
+    return text
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_quick_test_never_says_no_where_the_matcher_finds_a_name(seed):
+    rng = random.Random(seed)
+    added = [directory_name(pk, *a_name(rng), "import") for pk in range(1, 80)]
+    matcher = NameMatcher(compile_patterns(name_entry(n) for n in added), hints=False)
+    spellings = [n.name for n in added]
+    texts = [dressed(rng, a_text(rng, spellings)) for _ in range(1500)]
+    at = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
+    texts += [
+        text
+        for record in demo_records(300, seed=seed, at=at)
+        for text in (record.summary_en, record.summary_zh, record.summary_zht)
+    ]
+    found = passed = 0
+    for text in texts:
+        spans = matcher.spans(View(text))
+        may = matcher.may_find(text)
+        assert may or not spans, (text, spans)
+        found += bool(spans)
+        passed += may
+    # Names are found, and the quick test lets through far fewer texts than there are.
+    assert found > 50
+    assert passed < len(texts) / 2
+
+
+def test_the_quick_test_of_a_matcher_without_names_or_with_a_wordless_one():
+    assert not NameMatcher((), hints=False).may_find("Ashford Water Authority")
+    wordless = Pattern(" - ", "name", "public_body", "a test")
+    assert NameMatcher((wordless,), hints=False).may_find("anything at all")

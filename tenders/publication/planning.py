@@ -237,7 +237,8 @@ class GateChange:
                 continue
             if any(could_allow(text, phrase) for phrase in self.phrases):
                 return True
-            if self._matcher is not None and self._matcher.spans(View(text)):
+            matcher = self._matcher
+            if matcher is not None and matcher.may_find(text) and matcher.spans(View(text)):
                 return True
         return False
 

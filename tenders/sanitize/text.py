@@ -80,7 +80,11 @@ _CJK_VARIANTS = str.maketrans(_CJK_VARIANT_CHARS, "台衛線峰著麵")
 _CJK_VARIANT_RE = re.compile(f"[{_CJK_VARIANT_CHARS}]")
 
 
-def _flatten(text: str) -> str:
+def flatten(text: str) -> str:
+    """``text`` as ``fold`` flattens it before punctuation becomes spaces: case-folded, accents
+    and compatibility forms flattened, variant characters as one. ``fold`` only turns runs of
+    punctuation and space into one space after it (ASCII text takes a faster path to the same
+    result), so every word of ``fold(text)`` is a substring of ``flatten(text)``."""
     text = text.casefold()
     if not text.isascii():
         if _DECOMPOSABLE_RE.search(text):
@@ -100,7 +104,7 @@ _ASCII_FOLD = bytes(
 def fold(text: str) -> str:
     """The comparison view of ``text``, padded with a space at each end."""
     if not text.isascii():
-        return " " + _NONWORD.sub(" ", _flatten(text)) + " "
+        return " " + _NONWORD.sub(" ", flatten(text)) + " "
     spaced = text.encode("ascii").translate(_ASCII_FOLD)
     joined = b" ".join(spaced.split()).decode("ascii")
     if not joined:
@@ -119,7 +123,7 @@ def fold_map(text: str) -> tuple[str, list[int]]:
     where = [0]
     in_run = False
     for index, char in enumerate(text):
-        for piece in _flatten(char):
+        for piece in flatten(char):
             if _NONWORD_CHAR.match(piece):
                 if in_run:
                     continue
