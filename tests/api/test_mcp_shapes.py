@@ -93,9 +93,7 @@ def test_a_known_shape_is_answered_with_its_own_id_without_parsing(client, known
     ],
     ids=["spacing", "order", "escape"],
 )
-def test_other_bytes_of_the_same_call_are_parsed_once_then_known(
-    client, known, parses, other
-):
+def test_other_bytes_of_the_same_call_are_parsed_once_then_known(client, known, parses, other):
     kept(client, spelled("1"))
     expected = post(client, spelled("5"))
     parses.clear()
@@ -126,9 +124,7 @@ def test_other_bytes_of_the_same_call_are_parsed_once_then_known(
         "1 2",
     ],
 )
-def test_an_id_spelled_otherwise_is_answered_as_the_whole_way_answers(
-    client, known, parses, id_
-):
+def test_an_id_spelled_otherwise_is_answered_as_the_whole_way_answers(client, known, parses, id_):
     kept(client, spelled("1"))
     parses.clear()
     reply = post(client, spelled(id_))
