@@ -74,9 +74,9 @@ COLD_Q = {
 
 POSTINGS_BUILT = """
 from tenders.models import Issue, SearchPostings
+from tenders.postings_store import built
 issue = Issue.objects.get(is_current=True)
-built = SearchPostings.objects.filter(issue=issue, snapshot_etag=issue.snapshot_etag).exists()
-print("built" if built else "missing")
+print("built" if SearchPostings.objects.filter(built(issue)).exists() else "missing")
 """
 
 CLEAR_AND_WARM = """

@@ -44,6 +44,7 @@ from django.test.utils import setup_test_environment
 from tenders import answers, search, selectors
 from tenders.filters import parse_list_params
 from tenders.models import SearchPostings, SnapshotRow
+from tenders.postings_store import built
 from tenders.publication.storage import snapshot_store
 from tenders.rows import ROW_COLUMNS
 from tenders.selectors import COLLECT, WALK, WALK_SHARE, current_issue, list_tenders, vocabulary
@@ -119,7 +120,7 @@ def sql_counted(params: dict, issue) -> dict:
 
 
 def build_postings(issue) -> None:
-    if SearchPostings.objects.filter(issue=issue, snapshot_etag=issue.snapshot_etag).exists():
+    if SearchPostings.objects.filter(built(issue)).exists():
         print("Search postings already built for this snapshot.")
         return
     root = Path(__file__).resolve().parent.parent

@@ -12,15 +12,19 @@ character alone between spaces, tokens separated by one space):
 
 - its Latin tokens (tokens without a wide character);
 - its CJK characters (each such token is one wide character);
-- its CJK bigrams: two wide characters that are consecutive tokens.
+- its CJK bigrams and trigrams: two or three wide characters that are consecutive tokens.
 
 A term's pattern (``contains_pattern``) maps to keys exactly (``term_plan``):
 
 - no space and no wide character: it can only occur inside one token, a Latin one, so its rows
   are the union of the postings of every Latin key that contains it;
-- `` a `` (one wide character): the key ``a``; `` a b ``: the bigram ``ab``;
-- anything else (phrases, Latin beside CJK, three CJK characters or more): no plan, the count
+- `` a `` (one wide character): the key ``a``; `` a b ``: the bigram ``ab``; `` a b c ``: the
+  trigram ``abc``;
+- anything else (phrases, Latin beside CJK, four CJK characters or more): no plan, the count
   stays the ``LIKE`` count.
+
+Postings stored under another ``SCHEME`` (another set of keys) count as not built: a plan could
+name a key they never had.
 
 Ordinals: a snapshot's rows are grouped by their ``IssueCount`` cell, cell *i* (in primary key
 order) owning ordinals ``[start_i, start_i + rows_i)``; a count restricted by the other filters
@@ -42,20 +46,27 @@ from itertools import repeat
 
 from .search import _WIDE, contains_pattern, is_wide
 
+# The keys a row gets, as stored postings record them: 2 added CJK trigrams.
+SCHEME = 2
 # A key in more than n / DENSE_SHARE rows is stored as a bitmap.
 DENSE_SHARE = 32
 # One byte per ordinal (0 or 1) to ASCII "0"/"1": int(..., 2) then packs them into bits at C
 # speed (the bytes reversed, so that ordinal 0 is the lowest bit).
 _TO_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 _BITS = tuple(1 << i for i in range(8))
-# Two wide characters that are consecutive tokens (overlapping: the second is looked ahead).
-_BIGRAM = re.compile(f"(?<= )([{_WIDE}]) (?=([{_WIDE}]) )")
+# Two wide characters that are consecutive tokens, and the third when it follows as the next
+# token ("" when not): the second and third are looked ahead, so that every pair and triple is
+# found, overlapping, in one pass.
+_NGRAM = re.compile(f"(?<= )([{_WIDE}]) (?=([{_WIDE}]) (?:([{_WIDE}]) )?)")
 
 
 def keys_of(search_text: str) -> set[str]:
-    """The keys of one row: Latin tokens, CJK characters and CJK bigrams."""
+    """The keys of one row: Latin tokens, CJK characters, CJK bigrams and trigrams."""
     keys = set(search_text.split())  # Latin tokens and CJK characters (each its own token)
-    keys.update([a + b for a, b in _BIGRAM.findall(search_text)])
+    for a, b, c in _NGRAM.findall(search_text):
+        keys.add(a + b)
+        if c:
+            keys.add(a + b + c)
     return keys
 
 
@@ -84,7 +95,7 @@ def term_plan(term: str) -> TermPlan | None:
     core = pattern.split(" ")
     if pattern[0] == " " and pattern[-1] == " ":
         chars = core[1:-1]
-        if len(chars) in (1, 2) and all(len(c) == 1 and is_wide(c) for c in chars):
+        if len(chars) in (1, 2, 3) and all(len(c) == 1 and is_wide(c) for c in chars):
             return TermPlan(key="".join(chars))
     return None
 

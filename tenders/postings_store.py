@@ -101,6 +101,7 @@ def _store(issue, etag, n, layout, stored, started, progress) -> SearchPostings 
         done = SearchPostings.objects.create(
             issue=issue,
             snapshot_etag=etag,
+            scheme=postings.SCHEME,
             rows=n,
             keys=len(stored),
             cells=layout,
@@ -118,18 +119,19 @@ def _store(issue, etag, n, layout, stored, started, progress) -> SearchPostings 
     return done
 
 
+def built(issue: Issue) -> Q:
+    """The postings the counts of ``issue`` may use (of ``SearchPostings``)."""
+    return Q(issue=issue, snapshot_etag=issue.snapshot_etag, scheme=postings.SCHEME)
+
+
 def postings_count(issue: Issue, terms: tuple[str, ...], cell_filter: Q) -> int | None:
     """The exact number of rows of ``issue`` in the cells ``cell_filter`` selects that hold
-    every term, from the postings; None when they cannot say (not built for this snapshot,
-    or a term without a plan): then the rows are counted."""
+    every term, from the postings; None when they cannot say (not built for this snapshot
+    with this scheme of keys, or a term without a plan): then the rows are counted."""
     plans = postings.plans_of(terms)
     if plans is None:
         return None
-    ready = (
-        SearchPostings.objects.filter(issue=issue, snapshot_etag=issue.snapshot_etag)
-        .values_list("rows", "cells")
-        .first()
-    )
+    ready = SearchPostings.objects.filter(built(issue)).values_list("rows", "cells").first()
     if ready is None:
         return None
     n, layout = ready

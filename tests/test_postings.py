@@ -31,7 +31,7 @@ def text_of(*parts):
     return search_columns(*parts)[0]
 
 
-def test_keys_are_latin_tokens_cjk_characters_and_adjacent_cjk_pairs():
+def test_keys_are_latin_tokens_cjk_characters_and_adjacent_cjk_pairs_and_triples():
     text = text_of("采购医疗 IT Hardware 24个月")
     assert text == " 采 购 医 疗 it hardware 24 个 月 "
     assert keys_of(text) == {
@@ -40,11 +40,25 @@ def test_keys_are_latin_tokens_cjk_characters_and_adjacent_cjk_pairs():
         "购医",
         "医疗",
         "个月",
+        "采购医",
+        "购医疗",
         "it",
         "hardware",
         "24",
     }
     assert keys_of(" ") == set()
+    assert keys_of(" 甲 乙 丙 丁 ") == {*"甲乙丙丁", "甲乙", "乙丙", "丙丁", "甲乙丙", "乙丙丁"}
+    assert keys_of(" 甲 乙 x 丙 丁 ") == {*"甲乙x丙丁", "甲乙", "丙丁"}
+
+
+def test_a_three_character_term_counts_its_characters_in_their_order_only():
+    texts = [text_of(t) for t in ("甲乙丙", "丙乙甲", "甲乙 丙", "乙丙甲", "甲乙x丙", "甲丙乙")]
+    n = len(texts)
+    stored = build(enumerate(texts), n)
+    expected = {"甲乙丙": 2, "丙乙甲": 1, "乙丙甲": 1, "甲丙乙": 1, "乙甲丙": 0, "丙甲乙": 0}
+    for term, rows in expected.items():
+        assert brute_count(texts, [term], [(0, n)]) == rows, term
+        assert postings_count(stored, texts, [term], [(0, n)]) == rows, term
 
 
 @pytest.mark.parametrize(
@@ -56,8 +70,9 @@ def test_keys_are_latin_tokens_cjk_characters_and_adjacent_cjk_pairs():
         ("100%", TermPlan(inside="100%")),
         ("医", TermPlan(key="医")),
         ("醫療", TermPlan(key="醫療")),
-        ("医疗设备", None),  # three characters or more: counted from rows
-        ("流感疫", None),
+        ("流感疫", TermPlan(key="流感疫")),
+        (" 流 感疫 ", TermPlan(key="流感疫")),
+        ("医疗设备", None),  # four characters or more: counted from rows
         ("it设备", None),  # Latin beside CJK
         ("network switches", None),  # a phrase
         ("  ", None),
@@ -97,6 +112,7 @@ def corpus(seed: int) -> list[str]:
 def random_terms(texts, rng, count):
     """Terms taken from the texts (1 to 3 characters or tokens), fragments and edge cases."""
     terms = ["a", "ab", "s", "services", "public", "医", "医疗", "疗医", "中", "ｉｔ", "ß", "zzz"]
+    terms += ["医疗设", "疗医中", "中医疗", "采购项", "构采购"]
     while len(terms) < count:
         text = rng.choice(texts).strip()
         if not text:
@@ -108,8 +124,8 @@ def random_terms(texts, rng, count):
             token = tokens[i]
             a = rng.randrange(len(token))
             terms.append(token[a : rng.randint(a + 1, len(token))])
-        else:  # one or two consecutive tokens joined as a user would type them
-            terms.append("".join(tokens[i : i + rng.choice((1, 2))]))
+        else:  # one to three consecutive tokens joined as a user would type them
+            terms.append("".join(tokens[i : i + rng.choice((1, 2, 3))]))
     return [t for t in terms if term_plan(t) is not None]
 
 
@@ -124,6 +140,8 @@ def test_postings_counts_are_the_substring_counts(seed):
     rng = random.Random(seed)
     terms = random_terms(texts, rng, 250)
     assert len(terms) > 150
+    triples = [t for t in terms if len(term_plan(t).key or "") == 3]
+    assert sum(brute_count(texts, [t], [(0, n)]) > 0 for t in triples) >= 10
     for term in terms:
         spans = [(0, n)] if rng.random() < 0.5 else random_spans(rng, n)
         assert postings_count(stored, texts, [term], spans) == brute_count(texts, [term], spans), (

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.db.models import F
 
-from tenders import postings_store, publication, selectors
+from tenders import postings, postings_store, publication, selectors
 from tenders.filters import parse_list_params
 from tenders.models import IssueCount, Job, SearchPosting, SearchPostings, SnapshotRow
 from tenders.postings import term_plan
@@ -44,10 +44,11 @@ def sql_count(issue, query):
 def terms_of(issue, rng, count):
     texts = list(SnapshotRow.objects.filter(issue=issue).values_list("search_text", flat=True))
     terms = ["a", "se", "services", "public", "医", "医疗", "醫療", "服务", "合约", "zzz", "qx"]
+    terms += ["采购项", "医疗设", "疗医服"]
     while len(terms) < count:
         tokens = rng.choice(texts).split()
         i = rng.randrange(len(tokens))
-        token = "".join(tokens[i : i + rng.choice((1, 2))])
+        token = "".join(tokens[i : i + rng.choice((1, 2, 3))])
         a = rng.randrange(len(token))
         terms.append(token[a : rng.randint(a + 1, len(token))] if rng.random() < 0.3 else token)
     return [t for t in terms if term_plan(t) is not None]
@@ -81,8 +82,8 @@ def test_the_listing_total_comes_from_the_postings_once_built(issue):
     assert selectors.list_tenders(params, issue=issue)["meta"]["total"] == rows
     params["market"] = "HK,SG"
     assert selectors.list_tenders(params, issue=issue)["meta"]["total"] == 0
-    # A term without a plan (three characters) is still counted from the rows.
-    query = parse_list_params({"q": "医疗设"}, selectors.vocabulary(issue))
+    # A term without a plan (four characters) is still counted from the rows.
+    query = parse_list_params({"q": "医疗设备"}, selectors.vocabulary(issue))
     assert postings_count(issue, query.q, query.cell_filter()) is None
 
 
@@ -154,3 +155,23 @@ def test_a_term_in_too_many_postings_is_counted_from_the_rows(issue, monkeypatch
     assert selectors.list_tenders({"q": "a"}, issue=issue)["meta"]["total"] == sql_count(
         issue, query
     )
+
+
+def test_postings_of_an_older_scheme_of_keys_count_as_not_built(issue):
+    vocabulary = selectors.vocabulary(issue)
+    three = parse_list_params({"q": "采购项"}, vocabulary)
+    rows = sql_count(issue, three)
+    build_postings(issue)
+    assert postings_count(issue, three.q, three.cell_filter()) == rows > 0
+    # What postings built before CJK trigrams were keys look like: no three-character keys.
+    SearchPosting.objects.filter(issue=issue, key="采购项").delete()
+    assert postings_count(issue, three.q, three.cell_filter()) == 0  # wrong, were it trusted
+    SearchPostings.objects.filter(issue=issue).update(scheme=postings.SCHEME - 1)
+    two = parse_list_params({"q": "医疗"}, vocabulary)
+    assert postings_count(issue, two.q, two.cell_filter()) is None
+    assert postings_count(issue, three.q, three.cell_filter()) is None
+    assert selectors.list_tenders({"q": "采购项"}, issue=issue)["meta"]["total"] == rows
+    # The next build replaces them with postings of the current scheme.
+    build_postings(issue)
+    assert SearchPostings.objects.get().scheme == postings.SCHEME
+    assert postings_count(issue, three.q, three.cell_filter()) == rows

@@ -16,6 +16,7 @@ from functools import wraps
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpResponse
+from django.http.response import ResponseHeaders
 
 from config.api import cache_headers, etag_matches, named_snapshots, not_modified
 from tenders import answers, current
@@ -88,11 +89,23 @@ def short_way(route: str, view):
 class Sent(Answer):
     """A response as the whole stack sent it: status, headers and body."""
 
-    __slots__ = ("headers",)
+    __slots__ = ("_held", "headers")
 
     def __init__(self, body: bytes, status: int, headers: tuple[tuple[str, str], ...]):
         super().__init__(body, status)
         self.headers = headers
+        # As a response holds them, checked once rather than again on every replay.
+        self._held = ResponseHeaders(dict(headers))._store
+
+    def replay(self, body: bytes | None = None) -> HttpResponse:
+        """A response with these status and headers; with ``body`` and its length if given,
+        else with the body sent."""
+        response = HttpResponse(self.body if body is None else body, status=self.status)
+        held = dict(self._held)
+        if body is not None:
+            held["content-length"] = ("Content-Length", str(len(body)))
+        response.headers._store = held
+        return response
 
 
 # Where the views that remember their answers are (config.public_urls).
@@ -144,7 +157,7 @@ class ShortWay:
         if snapshot is not current.UNKNOWN and snapshot is not None:
             sent = answers.memo().get(_sent_key(snapshot, request))
             if sent is not None and _host_allowed(request):
-                return HttpResponse(sent.body, status=sent.status, headers=dict(sent.headers))
+                return sent.replay()
         response = self.get_response(request)
         marked = getattr(response, "remembered_snapshot", None)
         if (

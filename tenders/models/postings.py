@@ -9,10 +9,13 @@ from .feed import Issue
 
 class SearchPostings(models.Model):
     """A finished build of an issue's postings: the count path uses them only while the issue
-    still has this snapshot etag. ``cells``: [[IssueCount pk, rows], ...] in ordinal order."""
+    still has this snapshot etag and the keys are those of ``tenders.postings.SCHEME`` (postings
+    of an older scheme lack keys a plan may name). ``cells``: [[IssueCount pk, rows], ...] in
+    ordinal order."""
 
     issue = models.ForeignKey(Issue, on_delete=models.CASCADE, related_name="+")
     snapshot_etag = models.CharField(max_length=64)
+    scheme = models.PositiveSmallIntegerField()
     rows = models.PositiveIntegerField()
     keys = models.PositiveIntegerField()
     cells = models.JSONField(default=list)
