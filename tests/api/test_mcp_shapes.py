@@ -141,6 +141,10 @@ def test_the_same_bytes_with_other_headers_take_their_own_way(client, known, par
     other = post(client, spelled("2"), version="2025-06-18")
     assert len(parses) == 2
     assert other.content == whole_way(client, spelled("2"), version="2025-06-18").content
+    # The refusal is the whole way's own (a JSON-RPC error), not a replay of the kept reply.
+    whole = whole_way(client, spelled("1"), accept="text/event-stream")
+    assert (refused.status_code, refused.content) == (whole.status_code, whole.content)
+    assert "error" in json.loads(refused.content) and "result" not in json.loads(refused.content)
 
 
 def test_a_nested_member_named_id_is_not_taken_for_the_message_id(client, known, parses):
