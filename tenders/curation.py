@@ -33,10 +33,11 @@ from .publication import (
     PublicationError,
     PublicationSummary,
     publish_issue,
+    record_passes,
     withdraw_row,
 )
 from .sanitize import Finding, Gate, RecordSecrets, clean_text
-from .sanitize.loading import current_gate
+from .sanitize.loading import current_gate, gate_and_data
 
 # The acting staff member; None for a caller with no user (a script), which logs nothing.
 Actor = AbstractBaseUser | None
@@ -70,11 +71,7 @@ def tender_findings(
 ) -> list[Finding]:
     """The gate's findings on a record's summaries (or on ``summaries`` about to replace them),
     with the directory and allow-lists publication uses (``gate``: when the caller has it)."""
-    return (gate or current_gate()).scan(
-        summaries if summaries is not None else summaries_of(tender),
-        RecordSecrets.of(tender),
-        record=tender.pk,
-    )
+    return (gate or current_gate()).scan_record(tender, summaries)
 
 
 def approval_problems(
@@ -163,7 +160,9 @@ def tenders_approve(*, ids: Iterable[int], user: Actor) -> BulkResult:
     result = BulkResult()
     rates = _rates()
     # The gate as publication will see it: a name added to the directory a moment ago counts.
-    gate = current_gate(fresh=True)
+    # Built with the data it is recorded with: each approved record keeps its pass, so that
+    # publication need not run the gate on it again while nothing it depends on changes.
+    gate, data = gate_and_data()
     for tender in _locked(ids):
         problems = approval_problems(tender, rates=rates, gate=gate)
         if problems:
@@ -174,6 +173,7 @@ def tenders_approve(*, ids: Iterable[int], user: Actor) -> BulkResult:
         SourceTender.objects.filter(pk__in=[t.pk for t in result.done]).update(
             status=SourceTender.Status.APPROVED, withheld_reason="", updated_at=timezone.now()
         )
+        record_passes([t.pk for t in result.done], data)
         _log(user, [(t, CHANGE, "Approved: the gate found nothing.") for t in result.done])
     return result
 

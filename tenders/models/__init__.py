@@ -5,7 +5,8 @@
 - ``gate``: curators' allow-lists of the sanitization gate.
 - ``imports``: configured import sources, recorded import runs, each record's imported notice.
 - ``jobs``: long work queued for a worker (publication, imports), with progress and outcome.
-- ``publication``: what each published row was planned from (for reusing it next week).
+- ``publication``: what each published row was planned from (for reusing it next week), and
+  the gate checks records passed (so publication need not run the gate on them again).
 - ``postings``: the search postings of a snapshot (exact counts of ``q``).
 - ``cache``: the tables of the database caches, so that ``migrate`` makes them.
 """
@@ -28,7 +29,7 @@ from .gate import GateAllowance
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 from .jobs import Job
 from .postings import SearchPosting, SearchPostings
-from .publication import PlanDigest
+from .publication import GateCheck, PlanDigest
 
 __all__ = [
     "CATEGORY_CELL",
@@ -37,6 +38,7 @@ __all__ = [
     "Category",
     "CurrencyRate",
     "GateAllowance",
+    "GateCheck",
     "ImportFormat",
     "ImportRun",
     "ImportSource",

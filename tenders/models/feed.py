@@ -120,6 +120,20 @@ class SourceTender(models.Model):
         db_persist=True,
         editable=False,
     )
+    # The record's ``plan_digest`` when it last passed the gate (at approval, or by
+    # ``check_gate``), and the gate's code and data it passed (``publication.passes``):
+    # publication trusts the pass while the digest holds and no change of the gate since can
+    # affect the record. A pass only ever spares the gate a record; it never withholds one.
+    gate_passed = models.CharField(max_length=64, blank=True, editable=False)
+    gate_check = models.ForeignKey(
+        "tenders.GateCheck",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        db_index=False,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["-created_at"]

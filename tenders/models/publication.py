@@ -1,4 +1,5 @@
-"""Private bookkeeping of publication: what each published row was planned from."""
+"""Private bookkeeping of publication: what each published row was planned from, and the gate
+checks records passed."""
 
 from django.db import models
 
@@ -30,3 +31,21 @@ class PlanDigest(models.Model):
 
     def __str__(self) -> str:
         return self.digest
+
+
+class GateCheck(models.Model):
+    """One state of the sanitization gate that records were checked against and passed.
+
+    ``code`` identifies the gate's rules (``GATE_VERSION`` and the source of the ``sanitize``
+    package); ``data`` its directory and allow-lists, as an issue records them
+    (``Issue.plan_gate``). A record that passed keeps its ``plan_digest`` and this check
+    (``SourceTender.gate_passed``, ``gate_check``); see ``tenders.publication.passes``.
+    """
+
+    key = models.CharField(max_length=64, unique=True)
+    code = models.CharField(max_length=64)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"gate check {self.key[:12]}"

@@ -14,9 +14,11 @@ Guarantees of ``publish_issue``:
 issue without it).
 
 Modules: ``planning`` (pure per-record decisions, in worker processes for large feeds),
-``publish`` and ``withdraw`` (the two services), ``snapshots`` (what both share: lock, facets,
-flat file, switch, pruning), ``storage`` (the one storage interface: nothing outside it asks
-which database it is on).
+``publish`` and ``withdraw`` (the two services), ``sources`` (what a publication reads, and
+which rows it can reuse), ``passes`` (the gate's passes kept with approved records, so that
+publication need not run the gate on them again), ``snapshots`` (what both services share:
+lock, facets, flat file, switch, pruning), ``storage`` (the one storage interface: nothing
+outside it asks which database it is on).
 """
 
 import importlib
@@ -29,6 +31,8 @@ _EXPORTS = {
     "PublicationSummary": "publish",
     "publish_issue": "publish",
     "PublicationError": "snapshots",
+    "check_approved": "passes",
+    "record_passes": "passes",
     "discard_abandoned_builds": "snapshots",
     "snapshot_store": "storage",
     "withdraw_row": "withdraw",

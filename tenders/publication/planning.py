@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 from .. import buckets
 from ..ids import sort_key
-from ..sanitize import NO_DIRECTORY, Gate, RecordSecrets
+from ..sanitize import NO_DIRECTORY, Gate
 from ..sanitize.allow import could_allow
 from ..sanitize.names import NameMatcher, Pattern
 from ..sanitize.view import View
@@ -67,6 +67,9 @@ PLAN_FIELDS = (
     "summary_zht",
 )
 CANDIDATE_FIELDS = WEEKLY_FIELDS + PLAN_FIELDS
+# Last, read for a fresh plan only: the check whose pass of the gate the record holds, if its
+# pass is current (``publication.passes``).
+PASS_FIELD = "passed"
 # Per issue: whether the previous week's issue had the record, the digest of its planning
 # inputs now, and the digest its row was planned from in the issue it was last published in.
 ISSUE_FIELDS = ("in_previous", "digest", "last_digest")
@@ -99,6 +102,7 @@ class Candidate(NamedTuple):
     summary_en: str = ""
     summary_zh: str = ""
     summary_zht: str = ""
+    passed: int | None = None
 
     @property
     def reusable(self) -> bool:
@@ -106,7 +110,7 @@ class Candidate(NamedTuple):
         return self.digest == self.last_digest
 
 
-assert Candidate._fields == (*WEEKLY_FIELDS, *ISSUE_FIELDS, *PLAN_FIELDS)
+assert Candidate._fields == (*WEEKLY_FIELDS, *ISSUE_FIELDS, *PLAN_FIELDS, PASS_FIELD)
 
 # The snapshot columns a planned row's values fill, in order (all but the issue).
 ROW_VALUES = (
@@ -171,6 +175,10 @@ class PlanContext:
     # How the gate's data changed since the plan of the issue rows are reused from (None:
     # not at all).
     change: "GateChange | None" = None
+    # How the gate's data changed since each check that records hold a current pass of, by
+    # the check's pk (``passes.pass_changes``): a record whose pass no change affects is
+    # planned without the gate.
+    passes: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -190,6 +198,8 @@ class PlannedBatch:
     reused_count: int = 0
     # Records whose digest held but that a change of the gate's data had planned again.
     affected: int = 0
+    # Records planned afresh without the gate, on the strength of their pass.
+    passed: int = 0
 
 
 @dataclass(frozen=True)
@@ -275,11 +285,14 @@ def plan_record(
     secret: str,
     in_previous: bool,
     gate: Gate = NO_DIRECTORY,
+    passed: bool = False,
 ) -> Planned:
     """Decide one eligible record: the public row values, or why it is withheld.
 
     ``tender`` is anything with the ``CANDIDATE_FIELDS`` attributes (a SourceTender or a
-    Candidate); ``category`` anything with a slug and the three names.
+    Candidate); ``category`` anything with a slug and the three names. ``passed``: the record
+    holds a pass of the gate that nothing since affects (``publication.passes``), so the gate
+    is not asked again.
     """
     if tender.status == WITHHELD:
         reason = f"withheld by staff: {tender.withheld_reason}"
@@ -288,11 +301,9 @@ def plan_record(
     summaries = {"en": tender.summary_en, "zh": tender.summary_zh, "zht": tender.summary_zht}
     if not all(s.strip() for s in summaries.values()):
         reasons.append("missing summary: all three summaries are required")
-    # The same secrets the admin checks with (contact names from the notice too).
-    secrets = RecordSecrets.of(tender)
-    reasons += [
-        f"sanitization: {f.describe()}" for f in gate.scan(summaries, secrets, record=tender.pk)
-    ]
+    if not passed:
+        # The same check approval makes (contact names from the notice too).
+        reasons += [f"sanitization: {f.describe()}" for f in gate.scan_record(tender, summaries)]
     try:
         band, bucket, new = weekly_parts(tender, generated, rates, in_previous)
     except buckets.MissingRate as exc:
@@ -366,6 +377,9 @@ def plan_batch(context: PlanContext, rows: Iterable[tuple]) -> PlannedBatch:
                 reused.append((tender.listing_id, band, bucket, new))
                 batch.reused_count += 1
         else:
+            passed = context.passes.get(tender.passed) if tender.passed is not None else None
+            trusted = passed is not None and not passed.affects(tender)
+            batch.passed += trusted
             planned = plan_record(
                 tender,
                 category=category,
@@ -374,6 +388,7 @@ def plan_batch(context: PlanContext, rows: Iterable[tuple]) -> PlannedBatch:
                 secret=context.secret,
                 in_previous=tender.in_previous,
                 gate=context.gate,
+                passed=trusted,
             )
             reasons, cell = planned.reasons, planned.cell
             if planned.values is not None:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from .. import calendar
 from ..models import Category, CurrencyRate, Issue, IssueCount, WithheldRecord
 from ..sanitize.loading import gate_and_data
-from . import sources
+from . import passes, sources
 from .planning import (
     BatchPlanner,
     CategoryNames,
@@ -74,6 +74,8 @@ class PublicationSummary:
     reused: int = 0
     # Records whose digest held but a change of the gate's data made them planned again.
     affected: int = 0
+    # Records planned afresh without the gate: they passed it and nothing since affects that.
+    passed: int = 0
     previous_issue_id: str | None = None
     replaces_same_week: bool = False
     withheld_by_reason: Counter = field(default_factory=Counter)
@@ -116,6 +118,7 @@ def _count(summary: PublicationSummary, batch: PlannedBatch) -> None:
     summary.new += batch.new
     summary.reused += batch.reused_count
     summary.affected += batch.affected
+    summary.passed += batch.passed
     for _pk, listing_id, reasons in batch.withheld:
         summary.withheld += 1
         summary.withheld_by_reason.update({reason_kind(r) for r in reasons})
@@ -138,7 +141,9 @@ def _plan_all(
     process reads; batches come back in order either way. Records whose row can be reused
     from ``last`` travel without the fields only a fresh plan reads, unless the gate's data
     changed since: then the planner asks the change whether it affects them (in the workers,
-    beside the fresh plans, not in this process while it reads).
+    beside the fresh plans, not in this process while it reads). Records planned afresh that
+    hold a pass of the gate are asked the same of the change since their pass
+    (``passes.pass_changes``), and planned without the gate if it does not affect them.
     """
     categories = {
         c.pk: CategoryNames(c.slug, c.name_en, c.name_zh, c.name_zht)
@@ -146,6 +151,7 @@ def _plan_all(
     }
     gate, data = gate_and_data()
     change = sources.gate_change(last.plan_gate if last else {}, data)
+    eligible = sources.eligible_tenders(summary.generated)
     context = PlanContext(
         generated=summary.generated,
         rates={r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()},
@@ -154,9 +160,10 @@ def _plan_all(
         gate=gate,
         encoded=encoded,
         change=change,
+        passes=passes.pass_changes(eligible, data),
     )
     batch_size = settings.TENDERS_PUBLISH_BATCH
-    summary.eligible = sources.eligible_tenders(summary.generated).count()
+    summary.eligible = eligible.count()
     key = sources.context_key(categories)
     summary.plan_gate = sources.plan_gate(data)
     rows = sources.candidates(summary.generated, previous, last, key)

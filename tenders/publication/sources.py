@@ -38,6 +38,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db.models import (
+    Case,
     CharField,
     Exists,
     F,
@@ -48,6 +49,7 @@ from django.db.models import (
     QuerySet,
     TextField,
     Value,
+    When,
 )
 from django.db.models.functions import MD5
 
@@ -62,6 +64,7 @@ from . import planning
 from .planning import (
     CANDIDATE_FIELDS,
     ISSUE_FIELDS,
+    PASS_FIELD,
     PLAN_FIELDS,
     WEEKLY_FIELDS,
     CategoryNames,
@@ -165,7 +168,8 @@ def candidates(
     generated: datetime, previous: Issue | None, last: Issue | None, key: str
 ) -> QuerySet:
     """The eligible records as ``Candidate`` values (``CANDIDATE_FIELDS`` by kind, then
-    ``in_previous``, ``digest`` and the digest the record's row had in ``last``, if any)."""
+    ``in_previous``, ``digest`` and the digest the record's row had in ``last``, if any, then
+    ``PASS_FIELD``: the check the record holds a current pass of, if any)."""
     qs = eligible_tenders(generated).annotate(digest=_digest(key))
     if last is None:
         qs = qs.annotate(last_digest=Value(None, output_field=CharField()))
@@ -183,5 +187,9 @@ def candidates(
     else:
         earlier = SnapshotRow.objects.filter(issue=previous, asaptic_id=OuterRef("listing_id"))
         qs = qs.annotate(in_previous=Exists(earlier))
+    # The check of the record's pass of the gate, while the record is as it passed.
+    qs = qs.annotate(
+        passed=Case(When(gate_passed=F("plan_digest"), then=F("gate_check_id")), default=None)
+    )
     # Plain tuples, not model instances: planning a million records skips a million __init__s.
-    return qs.values_list(*WEEKLY_FIELDS, *ISSUE_FIELDS, *PLAN_FIELDS)
+    return qs.values_list(*WEEKLY_FIELDS, *ISSUE_FIELDS, *PLAN_FIELDS, PASS_FIELD)

@@ -235,6 +235,18 @@ class Gate:
             findings += self._scan(view, lang, needles, region, keyed, record)
         return findings
 
+    def scan_record(self, record, summaries: Mapping[str, str] | None = None) -> list[Finding]:
+        """Findings in a source record's summaries (or in ``summaries`` about to replace them),
+        with its own secrets and allowances: the one check approval, publication and
+        ``check_gate`` make. ``record`` is anything with SourceTender's fields."""
+        if summaries is None:
+            summaries = {
+                "en": record.summary_en,
+                "zh": record.summary_zh,
+                "zht": record.summary_zht,
+            }
+        return self.scan(summaries, RecordSecrets.of(record), record=record.pk)
+
     def _scan(
         self,
         view: View,

@@ -102,6 +102,11 @@ class Command(BaseCommand):
                 f"{summary.affected:,} unchanged records planned again "
                 "for a change of the directory or allow-lists",
             ),
+            (
+                "gate passed",
+                f"{summary.passed:,} records planned without the gate: they passed it "
+                "(approval or check_gate) and nothing since affects that",
+            ),
         ]
         if not dry_run:
             rows.append(("snapshot etag", summary.snapshot_etag))
