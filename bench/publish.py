@@ -17,6 +17,14 @@ publishes two consecutive weekly issues from a fresh copy of the prepared databa
   records whose summary slipped it in), and curators allowed a finding on a few records
   (``allowance_add``). The others can be reused.
 
+Records approved by curation keep their pass of the gate, and publication trusts it
+(``tenders.publication.passes``). The demo's records are approved without curation, so this
+checkout first runs ``manage.py check_gate`` (timed and printed: work done through the week,
+at approval, not on Monday) on a copy of the prepared database that is kept too
+(``_checked``; a second run checks only what a change of the gate's rules made stale).
+``--unchecked`` also measures this checkout with no passes at all (the gate runs on every
+record, as after a change of its rules).
+
 Each publication runs ``manage.py publish_issue`` under ``/usr/bin/time -v``. It prints wall
 time, peak resident memory, CPU seconds of the publishing processes (workers included) and of
 the PostgreSQL backends serving the database, the records planned and the rows reused (and
@@ -148,7 +156,9 @@ def publish(checkout: Path, env: dict, url: str, name: str, at: str) -> dict:
     )
     out = result.stdout
     counts = dict(
-        re.findall(r"^\s+(eligible|published|reused|affected|withheld)\s+([\d,]+)", out, re.M)
+        re.findall(
+            r"^\s+(eligible|published|reused|affected|gate passed|withheld)\s+([\d,]+)", out, re.M
+        )
     )
     eligible = int(counts.pop("eligible").replace(",", ""))
     counts["planned"] = f"{eligible - int(counts['reused'].replace(',', '')):,}"
@@ -162,6 +172,26 @@ def publish(checkout: Path, env: dict, url: str, name: str, at: str) -> dict:
         "result": ", ".join(f"{k} {v}" for k, v in counts.items()),
         "phases": phases,
     }
+
+
+def checked(checkout: Path, env: dict, url: str, prepared: str, rows: int) -> str:
+    """A copy of the prepared database in which ``check_gate`` recorded passes (kept)."""
+    name = f"{prepared}_checked"
+    try:
+        with psycopg.connect(database(url, name)):
+            pass
+    except psycopg.Error:
+        copy_database(url, prepared, name)
+    migrate_for(checkout, env, url, name)
+    started = time.monotonic()
+    command = [PY, "manage.py", "check_gate", "--at", FIRST, "-v", "1"]
+    env = {**env, "DATABASE_URL": database(url, name)}
+    result = subprocess.run(
+        command, cwd=checkout, env=env, capture_output=True, text=True, check=True
+    )
+    said = result.stdout.strip().splitlines()[0]
+    print(f"{rows:>10,} check_gate on {name} in {time.monotonic() - started:.0f} s: {said}")
+    return name
 
 
 def churn(url: str, name: str, share: float) -> int:
@@ -248,6 +278,11 @@ def main() -> None:
     parser.add_argument("--churn", type=float, default=0.05, help="share edited before week 2")
     parser.add_argument("--names", type=int, default=500, help="names imported before week 2")
     parser.add_argument(
+        "--unchecked",
+        action="store_true",
+        help="also measure this checkout with no record holding a pass of the gate",
+    )
+    parser.add_argument(
         "--database-url",
         default=os.environ.get(
             "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tenders_bench"
@@ -272,9 +307,13 @@ def main() -> None:
         run_name = f"{prepared}_run"
         measured: dict[str, dict] = {}
         variants = [("baseline", args.baseline)] if args.baseline else []
+        variants += [("unchecked", None)] if args.unchecked else []
         for variant, ref in [*variants, ("this checkout", None)]:
             with checkout_of(ref) as checkout:
-                copy_database(url, prepared, run_name)
+                source = prepared
+                if variant == "this checkout":
+                    source = checked(checkout, env, url, prepared, rows)
+                copy_database(url, source, run_name)
                 migrate_for(checkout, env, url, run_name)
                 for week, at in (("first issue", FIRST), ("next week", NEXT)):
                     if week == "next week":
@@ -282,7 +321,9 @@ def main() -> None:
                         curate(checkout, env, url, run_name, args.names)
                         week = f"next week ({edited:,} edited)"
                     figures = publish(checkout, env, url, run_name, at)
-                    before = measured.get(f"baseline {week}") if variant != "baseline" else None
+                    # Compared with the first variant measured (the baseline, or unchecked).
+                    first = variants[0][0] if variants else variant
+                    before = measured.get(f"{first} {week}") if variant != first else None
                     measured[f"{variant} {week}"] = figures
                     report(rows, f"{variant}: {week}", figures, before)
         with admin(url) as conn:

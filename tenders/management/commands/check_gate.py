@@ -5,6 +5,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
+from tenders.management.commands.publish_issue import parse_at
 from tenders.publication import check_approved
 
 SHOWN = 20
@@ -24,8 +25,14 @@ class Command(BaseCommand):
             dest="everything",
             help="Check every approved record, not only those without a current pass.",
         )
+        parser.add_argument(
+            "--at",
+            help="The publication clock that says which records are still published (ISO 8601 "
+            "with timezone, as publish_issue takes it). Default: now.",
+        )
 
-    def handle(self, *args, everything: bool, verbosity, **options):
+    def handle(self, *args, everything: bool, at: str | None, verbosity, **options):
+        now = parse_at(at) if at else None
         started, cpu = time.monotonic(), time.process_time()
         reported = [0.0]
 
@@ -35,7 +42,7 @@ class Command(BaseCommand):
                 reported[0] = now
                 self.stderr.write(f"checked {done:,} of {total:,} approved records")
 
-        checked, found = check_approved(everything=everything, progress=progress)
+        checked, found = check_approved(everything=everything, progress=progress, now=now)
         if verbosity < 1:
             return
         self.stdout.write(
