@@ -38,7 +38,7 @@ from ..models import GateCheck, SourceTender
 from ..sanitize import fingerprint
 from ..sanitize.loading import GateData, gate_and_data
 from . import sources
-from .planning import GateChange
+from .planning import GateChange, batched
 
 CHECK_BATCH = 2000
 
@@ -110,27 +110,22 @@ def check_approved(
     that says which records publication would see (records long closed are left alone)."""
     now = now or timezone.now()
     records = _approved(now) if everything else unchecked(now)
-    total = records.count()
+    # The records to check, read once: one query, not a scan for each batch.
+    pks = list(records.order_by("pk").values_list("pk", flat=True))
     gate, data = gate_and_data()
-    done, found, last = 0, [], 0
-    while True:
+    done, checked, found = 0, 0, []
+    for chunk in batched(pks, CHECK_BATCH):
         with transaction.atomic():
-            batch = list(
-                records.filter(pk__gt=last)
-                .select_for_update(of=("self",))
-                .order_by("pk")[:CHECK_BATCH]
-            )
-            if not batch:
-                break
+            batch = SourceTender.objects.filter(pk__in=chunk, status=SourceTender.Status.APPROVED)
             clean = []
-            for record in batch:
+            for record in batch.select_for_update().order_by("pk"):
+                checked += 1
                 if gate.scan_record(record):
                     found.append(record.listing_id)
                 else:
                     clean.append(record.pk)
             record_passes(clean, data)
-        last = batch[-1].pk
-        done += len(batch)
+        done += len(chunk)
         if progress:
-            progress(done, total)
-    return done, found
+            progress(done, len(pks))
+    return checked, found
