@@ -283,7 +283,9 @@ def test_a_killed_publication_leaves_the_current_issue_and_the_next_one_cleans_u
     """Killed at the switch (held there by a lock): the old issue stays current; the dead
     publication's server session ends at once (its lock is not left to block the next one);
     the next publication discards the dead build (its tables too) and publishes. Publications
-    outside a transaction also exercise the parallel index build."""
+    outside a transaction also exercise the parallel index build and the reader on a
+    connection of its own (their rows are compared with a publication through the ORM's)."""
+    assert storage.snapshot_store().read_apart and not storage.snapshot_store(bulk=False).read_apart
     for n in range(30):
         SourceTenderFactory(market=["HK", "SG", "GB"][n % 3])
     first = publication.publish_issue(now=t0).issue

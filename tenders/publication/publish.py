@@ -172,15 +172,14 @@ def _plan_all(
     reading, planning = "read source records", "plan rows (gate, buckets, search)"
 
     def candidates() -> Iterator[list[tuple]]:
-        with store.planner_hints(sources.READ_HINTS):
-            chunks = store.stream(rows, batch_size)
-            while True:
-                with _timed(timings, reading):
-                    chunk = next(chunks, None)
-                    if chunk is None:
-                        return
-                    ready = [for_planning(row, change) for row in chunk]
-                yield ready
+        chunks = store.stream(rows, batch_size, sources.READ_HINTS)
+        while True:
+            with _timed(timings, reading):
+                chunk = next(chunks, None)
+                if chunk is None:
+                    return
+                ready = [for_planning(row, change) for row in chunk]
+            yield ready
 
     done = 0
     with BatchPlanner(context, settings.TENDERS_PUBLISH_WORKERS if parallel else 0) as planner:

@@ -17,6 +17,7 @@ alongside), then ``attach`` inside the switch transaction.
   table each, rows inserted in batches and deleted with DELETE.
 """
 
+import queue
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -58,9 +59,17 @@ class TableStore:
         """Yields whether this process holds the publication lock (SQLite serializes writers)."""
         yield True
 
-    def stream(self, rows: QuerySet, size: int) -> Iterator[list[tuple]]:
-        """A ``values_list`` queryset's rows, in batches, without holding them all."""
+    def stream(
+        self, rows: QuerySet, size: int, hints: dict[str, str] | None = None
+    ) -> Iterator[list[tuple]]:
+        """A ``values_list`` queryset's rows, in batches, without holding them all; read with
+        the planner settings ``hints`` where the database has them."""
         yield from batched(rows.iterator(chunk_size=size), size)
+
+    @contextmanager
+    def planner_hints(self, hints: dict[str, str]) -> Iterator[None]:
+        """Run the reads inside with these planner settings, where the database has them."""
+        yield
 
     def build(self, issue: Issue, *, last: Issue | None = None) -> "TableBuild":
         """A build of ``issue``'s snapshot; reused rows are copied from ``last``."""
@@ -69,11 +78,6 @@ class TableStore:
     def drop_rows(self, issue: Issue) -> None:
         SnapshotRow.objects.filter(issue=issue).delete()
         PlanDigest.objects.filter(issue=issue).delete()
-
-    @contextmanager
-    def planner_hints(self, hints: dict[str, str]) -> Iterator[None]:
-        """Run the reads inside with these planner settings, where the database has them."""
-        yield
 
 
 class TableBuild:
@@ -138,6 +142,15 @@ class PartitionStore(TableStore):
     """PostgreSQL: one partition per issue, loaded bare and indexed in bulk before ATTACH."""
 
     indexed_search = True
+    # Batches read ahead by a reader on a connection of its own.
+    READ_AHEAD = 2
+
+    def __init__(self):
+        # Outside a caller's transaction, what a publication reads is committed: a reader on
+        # another connection sees it, and reads while this connection loads rows. Inside one
+        # (tests), only this connection sees the caller's records. The load takes no lock the
+        # read needs: its tables are bare until the switch.
+        self.read_apart = not connection.in_atomic_block
 
     @contextmanager
     def lock(self) -> Iterator[bool]:
@@ -157,19 +170,50 @@ class PartitionStore(TableStore):
                     cursor.execute("SELECT pg_advisory_unlock(%s)", [PUBLISH_LOCK])
                     cursor.execute(f"RESET {CHECK_CLIENT[0]}")
 
-    def stream(self, rows: QuerySet, size: int) -> Iterator[list[tuple]]:
-        # A server-side cursor in binary: C loaders for every column (Django's own iterator
-        # reads text, and parses each timestamp in Python).
+    def stream(
+        self, rows: QuerySet, size: int, hints: dict[str, str] | None = None
+    ) -> Iterator[list[tuple]]:
         sql, params = rows.query.get_compiler(connection=connection).as_sql()
-        connection.ensure_connection()
-        with (
-            transaction.atomic(savepoint=False),
-            connection.connection.cursor(name="publication_read", binary=True) as cursor,
-        ):
-            cursor.itersize = size
-            cursor.execute(sql, params)
-            while chunk := cursor.fetchmany(size):
-                yield chunk
+        if not self.read_apart:
+            yield from _fetch(sql, params, size, hints or {})
+            return
+        # A thread reads the next batches while the caller loads this one (on its connection).
+        chunks: queue.Queue = queue.Queue(maxsize=self.READ_AHEAD)
+        stop = threading.Event()
+
+        def put(item) -> bool:
+            while not stop.is_set():
+                try:
+                    chunks.put(item, timeout=0.1)
+                    return True
+                except queue.Full:
+                    continue
+            return False
+
+        def read() -> None:
+            try:
+                for chunk in _fetch(sql, params, size, hints or {}):
+                    if not put(chunk):
+                        return
+                put(None)
+            except BaseException as exc:
+                put(exc)
+            finally:
+                connections["default"].close()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            while (item := chunks.get()) is not None:
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            stop.set()
+            reader.join()
+
+    def planner_hints(self, hints: dict[str, str]):
+        return _hints(hints)
 
     def build(self, issue: Issue, *, last: Issue | None = None) -> "PartitionBuild":
         return PartitionBuild(issue, last)
@@ -179,12 +223,14 @@ class PartitionStore(TableStore):
             for parent in (PARENT, DIGESTS):
                 cursor.execute(f"DROP TABLE IF EXISTS {partition_name(issue.pk, parent)}")
 
-    def planner_hints(self, hints: dict[str, str]):
-        return _hints(hints)
-
 
 class AttachedPartitionStore(PartitionStore):
     """PostgreSQL loaded through the ORM: partitions attached at once, rows INSERTed."""
+
+    def __init__(self):
+        # Attaching locks the parents the read joins (the last issue's digests): one
+        # connection, or the reader would wait for the load that waits for it.
+        self.read_apart = False
 
     def build(self, issue: Issue, *, last: Issue | None = None) -> TableBuild:
         return AttachedPartitionBuild(issue, last)
@@ -370,6 +416,21 @@ class _Lane(threading.Thread):
                 self.then()  # never leave the main thread waiting
         finally:
             connections["default"].close()
+
+
+def _fetch(sql: str, params, size: int, hints: dict[str, str]) -> Iterator[list[tuple]]:
+    """Rows of a query on this thread's connection, in batches: a server-side cursor in binary
+    (C loaders for every column; Django's own iterator reads text, and parses each timestamp
+    in Python), with the planner settings ``hints``."""
+    connection.ensure_connection()
+    with (
+        _hints(hints),
+        connection.connection.cursor(name="publication_read", binary=True) as cursor,
+    ):
+        cursor.itersize = size
+        cursor.execute(sql, params)
+        while chunk := cursor.fetchmany(size):
+            yield chunk
 
 
 def _run(statements: list[str]) -> None:
