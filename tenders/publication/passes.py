@@ -27,7 +27,6 @@ import json
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import cache
-from pathlib import Path
 
 from django.db import transaction
 from django.db.models import F, QuerySet
@@ -45,11 +44,7 @@ CHECK_BATCH = 2000
 
 @cache
 def _gate_source() -> str:
-    digest = hashlib.sha256()
-    files = [*sorted(Path(sanitize.__file__).parent.rglob("*.py")), Path(markets.__file__)]
-    for path in files:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return sources.source_digest([sanitize, markets])
 
 
 def gate_code() -> str:

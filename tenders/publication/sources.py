@@ -32,9 +32,11 @@ Rates, buckets and ``new_this_issue`` are recomputed for every row every week, r
 import hashlib
 import hmac
 import json
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 from django.conf import settings
 from django.db.models import (
@@ -78,15 +80,20 @@ assert tuple(CANDIDATE_FIELDS[1:]) == PLANNING_INPUTS, "SourceTender.plan_digest
 PLANNING_CODE = (planning, search, ids)
 
 
+def source_digest(modules: Iterable[ModuleType]) -> str:
+    """SHA-256 of the source of ``modules`` (a package: every module in it), in order."""
+    digest = hashlib.sha256()
+    for module in modules:
+        path = Path(module.__file__)
+        files = sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+        for file in files:
+            digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
 @cache
 def code_fingerprint() -> str:
-    digest = hashlib.sha256()
-    files = [Path(m.__file__) for m in PLANNING_CODE] + sorted(
-        Path(sanitize.__file__).parent.rglob("*.py")
-    )
-    for path in files:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return source_digest([*PLANNING_CODE, sanitize])
 
 
 def context_key(categories: dict[int, CategoryNames]) -> str:

@@ -20,7 +20,7 @@ alongside), then ``attach`` inside the switch transaction.
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 
 from django.db import connection, connections, transaction
 from django.db.migrations.operations import CreateModel
@@ -192,9 +192,11 @@ class PartitionStore(TableStore):
 
         def read() -> None:
             try:
-                for chunk in _fetch(sql, params, size, hints or {}):
-                    if not put(chunk):
-                        return
+                # Closed here, in this thread, before its connection is.
+                with closing(_fetch(sql, params, size, hints or {})) as fetched:
+                    for chunk in fetched:
+                        if not put(chunk):
+                            return
                 put(None)
             except BaseException as exc:
                 put(exc)
