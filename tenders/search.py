@@ -63,25 +63,36 @@ def is_wide(char: str) -> bool:
     return _WIDE_CHAR.fullmatch(char) is not None
 
 
-def search_columns(*parts: str) -> tuple[str, str, list[str]]:
+def search_columns(*parts: str, repeated: tuple[str, ...] = ()) -> tuple[str, str, list[str]]:
     """(search_text, search_latin, search_cjk) for a row's public texts: those of the texts
-    joined by spaces. Computed text by text (NFKC, case folding and the split at CJK runs all
-    work alike on the parts of a space-joined text), which lets English skip all three."""
-    text, latin, cjk = [], [], set()
-    for part in parts:
-        if part.isascii():
-            words = part.lower().split()
-            text += words
-            latin += words
-            continue
-        # One split gives both kinds of run: Latin at even positions, CJK at odd ones.
-        pieces = _WIDE_RUN_SPLIT.split(nfkc(part).casefold())
-        latin += " ".join(pieces[0::2]).split()
-        runs = pieces[1::2]
-        cjk.update("".join(runs))
-        pieces[1::2] = map(" ".join, runs)
-        text += " ".join(pieces).split()
-    return " " + " ".join(text) + " ", " " + " ".join(latin) + " ", sorted(cjk)
+    joined by spaces (``parts``, then ``repeated``). Computed text by text (NFKC, case folding
+    and the split at CJK runs all work alike on the parts of a space-joined text), which lets
+    English skip all three, and texts that many rows share (``repeated``: the category names)
+    be computed once per process."""
+    columns = [*map(_columns_of, parts), *map(_columns_of_repeated, repeated)]
+    text, latin, cjk = zip(*columns, strict=True) if columns else ((), (), ())
+    return (
+        " " + " ".join(filter(None, text)) + " ",
+        " " + " ".join(filter(None, latin)) + " ",
+        sorted(set("".join(cjk))),
+    )
+
+
+def _columns_of(part: str) -> tuple[str, str, str]:
+    """One text's words normalised, its Latin words, and its CJK characters (each a string)."""
+    if part.isascii():
+        words = " ".join(part.lower().split())
+        return words, words, ""
+    # One split gives both kinds of run: Latin at even positions, CJK at odd ones.
+    pieces = _WIDE_RUN_SPLIT.split(nfkc(part).casefold())
+    latin = " ".join(" ".join(pieces[0::2]).split())
+    runs = pieces[1::2]
+    cjk = "".join(runs)
+    pieces[1::2] = map(" ".join, runs)
+    return " ".join(" ".join(pieces).split()), latin, cjk
+
+
+_columns_of_repeated = functools.lru_cache(maxsize=1024)(_columns_of)
 
 
 def nfkc(text: str) -> str:

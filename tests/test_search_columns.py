@@ -44,6 +44,10 @@ def test_the_columns_of_odd_texts_are_those_of_the_whole_text():
             for _ in range(rng.randint(1, 6))
         ]
         assert search_columns(*parts) == columns_of_the_whole(*parts), parts
+        # Texts many rows share (category names) are computed once, to the same columns.
+        cut = rng.randint(0, len(parts))
+        repeated = search_columns(*parts[:cut], repeated=tuple(parts[cut:]))
+        assert repeated == columns_of_the_whole(*parts), (parts, cut)
 
 
 @pytest.mark.parametrize("start", range(0, 0x30000, 0x1000))

@@ -329,9 +329,7 @@ def plan_record(
             tender.summary_en,
             tender.summary_zh,
             tender.summary_zht,
-            category.name_en,
-            category.name_zh,
-            category.name_zht,
+            repeated=(category.name_en, category.name_zh, category.name_zht),
         ),
     )
     return Planned(

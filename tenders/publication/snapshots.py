@@ -1,9 +1,7 @@
 """What publication and withdrawal share: the lock, counts and facets, the flat file, the
 switch to a new snapshot, and the removal of snapshots nobody reads any more."""
 
-import gzip
 import hashlib
-import json
 import logging
 import queue
 import tempfile
@@ -13,11 +11,13 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 
+import orjson
 from django.conf import settings
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import Q
+from zlib_ng import gzip_ng
 
 from .. import buckets, calendar, current
 from ..calendar import rfc3339
@@ -97,16 +97,18 @@ def write_flat_file(issue: Issue, batches: Iterable[list[tuple]]) -> None:
     gzipped JSON document to storage; sets the issue's etag and file.
 
     The snapshot etag is the SHA-256 of the uncompressed document (truncated to 32 hex digits),
-    so the flat file's ETag names exactly its bytes. Rows are serialized here while a thread
-    hashes and compresses the previous chunk (both release the GIL).
+    so the flat file's ETag names exactly its bytes. Rows are serialized here (orjson: several
+    times faster than the standard encoder, and compact) while a thread hashes and compresses
+    the previous chunk (both release the GIL; zlib-ng compresses about twice as fast as zlib, at
+    the same level and size).
     """
     digest = hashlib.sha256()
     head = (
-        f'{{"generated": "{rfc3339(issue.generated)}", "issue_id": "{issue.issue_id}", '
-        f'"total": {issue.rows_total}, "withheld": {issue.withheld}, "rows": ['
+        f'{{"generated":"{rfc3339(issue.generated)}","issue_id":"{issue.issue_id}",'
+        f'"total":{issue.rows_total},"withheld":{issue.withheld},"rows":['
     )
     with tempfile.TemporaryFile() as raw:
-        with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
+        with gzip_ng.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
 
             def emit(data: bytes) -> None:
                 digest.update(data)
@@ -114,11 +116,10 @@ def write_flat_file(issue: Issue, batches: Iterable[list[tuple]]) -> None:
 
             with _Pipe(emit) as pipe:
                 pipe.put(head.encode())
-                separator = ""
+                separator = b""
                 for batch in batches:
-                    text = ",".join(_json(row_from_values(values)) for values in batch)
-                    pipe.put((separator + text).encode())
-                    separator = ","
+                    pipe.put(separator + b",".join(map(orjson.dumps, map(row_from_values, batch))))
+                    separator = b","
                 pipe.put(b"]}")
         issue.snapshot_etag = digest.hexdigest()[:32]
         raw.seek(0)
@@ -127,9 +128,6 @@ def write_flat_file(issue: Issue, batches: Iterable[list[tuple]]) -> None:
         )
         issue.flat_file = name
         issue.flat_file_bytes = default_storage.size(name)
-
-
-_json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 class _Pipe:
