@@ -19,9 +19,10 @@ publishes two consecutive weekly issues from a fresh copy of the prepared databa
 
 Records approved by curation keep their pass of the gate, and publication trusts it
 (``tenders.publication.passes``). The demo's records are approved without curation, so this
-checkout (and a baseline that keeps passes) first runs ``manage.py check_gate`` (timed and printed: work done through the week,
-at approval, not on Monday) on a copy of the prepared database that is kept too
-(``_checked``; a second run checks only what a change of the gate's rules made stale).
+checkout (and a baseline that keeps passes) first runs ``manage.py check_gate`` (timed and
+printed: work done through the week, at approval, not on Monday) on a copy of the prepared
+database that is kept too (``_checked``; a second run checks only what a change of the gate's
+rules made stale).
 ``--unchecked`` also measures this checkout with no passes at all (the gate runs on every
 record, as after a change of its rules).
 
