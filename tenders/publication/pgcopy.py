@@ -26,7 +26,7 @@ _FALSE = _length(1) + b"\x00"
 _INT8 = struct.Struct("!iq").pack
 
 
-def encode(rows: Iterable[Sequence], kinds: Sequence[str]) -> bytes:
+def encode(rows: Iterable[Sequence], kinds: Sequence[int]) -> bytes:
     """The rows as COPY binary tuples (without the signature and trailer: see ``framed``)."""
     out = bytearray()
     count = struct.pack("!h", len(kinds))

@@ -174,8 +174,9 @@ class PartitionStore(TableStore):
         self, rows: QuerySet, size: int, hints: dict[str, str] | None = None
     ) -> Iterator[list[tuple]]:
         sql, params = rows.query.get_compiler(connection=connection).as_sql()
+        hints = hints or {}
         if not self.read_apart:
-            yield from _fetch(sql, params, size, hints or {})
+            yield from _fetch(sql, params, size, hints)
             return
         # A thread reads the next batches while the caller loads this one (on its connection).
         chunks: queue.Queue = queue.Queue(maxsize=self.READ_AHEAD)
@@ -193,7 +194,7 @@ class PartitionStore(TableStore):
         def read() -> None:
             try:
                 # Closed here, in this thread, before its connection is.
-                with closing(_fetch(sql, params, size, hints or {})) as fetched:
+                with closing(_fetch(sql, params, size, hints)) as fetched:
                     for chunk in fetched:
                         if not put(chunk):
                             return
