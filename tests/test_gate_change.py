@@ -1,5 +1,5 @@
 """Which reusable rows a change of the gate's data affects (``sources.gate_change``,
-``planning.GateChange``), without a database: whatever names are added and allowances removed,
+``change.GateChange``), without a database: whatever names are added and allowances removed,
 every record the old gate published and the new gate holds is planned again."""
 
 import pickle
@@ -13,10 +13,10 @@ from tenders.chinese import to_traditional
 from tenders.demo import demo_records
 from tenders.directory import DirectoryName
 from tenders.publication import sources
+from tenders.publication.change import GateChange
 from tenders.publication.planning import (
     Candidate,
     CategoryNames,
-    GateChange,
     PlanContext,
     for_planning,
     plan_batch,

@@ -37,7 +37,8 @@ from ..models import GateCheck, SourceTender
 from ..sanitize import fingerprint
 from ..sanitize.loading import GateData, gate_and_data
 from . import sources
-from .planning import GateChange, batched
+from .change import GateChange
+from .planning import batched
 
 CHECK_BATCH = 2000
 

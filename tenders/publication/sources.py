@@ -19,7 +19,7 @@ A row is planned again when any of these changed:
   modules in ``PLANNING_CODE``, so an edit there can never leave stale rows behind), the
   category names and the sort-key secret;
 - the gate's data, as far as it can make the gate stricter for the record (``gate_change``,
-  ``planning.GateChange``): a directory name added since (imports add names every week) only
+  ``change.GateChange``): a directory name added since (imports add names every week) only
   for the records whose public texts it matches; an allowance removed (or edited) only for
   its record, or, for one of the global list, the records whose texts hold its phrase;
   allowances added never (they only let more through; withheld records are planned every
@@ -63,6 +63,7 @@ from ..sanitize import fingerprint
 from ..sanitize.loading import GateData, name_entry
 from ..sanitize.names import compile_patterns
 from . import planning
+from .change import GateChange
 from .planning import (
     CANDIDATE_FIELDS,
     ISSUE_FIELDS,
@@ -70,7 +71,6 @@ from .planning import (
     PLAN_FIELDS,
     WEEKLY_FIELDS,
     CategoryNames,
-    GateChange,
 )
 
 # The record's digest covers exactly the fields planning reads.
