@@ -139,11 +139,19 @@ def _log(user: Actor, entries: Iterable[tuple[Model, int, str]]) -> None:
 # --- record services ----------------------------------------------------------------------
 
 
+@transaction.atomic
 def tender_check(*, ids: Iterable[int], user: Actor) -> dict[str, list[Finding]]:
-    """Run the gate on each record now; the findings by listing id (logged for each record)."""
-    tenders = list(SourceTender.objects.filter(pk__in=list(ids)).order_by("pk"))
-    gate = current_gate(fresh=True)
+    """Run the gate on each record now; the findings by listing id (logged for each record).
+    An approved record it finds nothing in keeps its pass of the gate, as at approval, so
+    publication need not ask the gate about it again (the records are locked meanwhile)."""
+    ids = list(ids)
+    tenders = _locked(ids) if ids else []
+    gate, data = gate_and_data()
     results = {t.listing_id: tender_findings(t, gate=gate) for t in tenders}
+    approved = SourceTender.Status.APPROVED
+    record_passes(
+        [t.pk for t in tenders if t.status == approved and not results[t.listing_id]], data
+    )
 
     def message(findings: list[Finding]) -> str:
         if not findings:

@@ -84,6 +84,31 @@ def test_approval_records_a_pass_only_for_what_it_approves():
     assert (leaking.gate_passed, leaking.gate_check) == ("", None)
 
 
+def test_the_admin_check_records_a_pass_for_clean_approved_records_only(t0, asked):
+    # Approved without curation (a data load), so no record holds a pass yet.
+    clean, leaking = SourceTenderFactory(), SourceTenderFactory(summary_en=PHONE)
+    draft = SourceTenderFactory(status=DRAFT)
+    assert not SourceTender.objects.filter(gate_check__isnull=False).exists()
+
+    results = curation.tender_check(ids=[clean.pk, leaking.pk, draft.pk], user=None)
+
+    assert {k: [f.kind for f in v] for k, v in results.items()} == {
+        clean.listing_id: [],
+        leaking.listing_id: ["phone"],
+        draft.listing_id: [],
+    }
+    held = SourceTender.objects.filter(gate_check__isnull=False)
+    assert list(held.values_list("pk", flat=True)) == [clean.pk]
+    clean = held.get()
+    assert clean.gate_passed == clean.plan_digest and clean.gate_check.code == passes.gate_code()
+    assert curation.tender_check(ids=[], user=None) == {}
+
+    asked.clear()
+    summary = publication.publish_issue(now=t0)
+    assert asked == {leaking.pk}
+    assert (summary.published, summary.passed, summary.withheld) == (1, 1, 1)
+
+
 def test_approved_records_are_published_without_the_gate(t0, asked, monkeypatch):
     records = approved(*(SourceTenderFactory(status=DRAFT, market=m) for m in ("HK", "SG", "GB")))
     # Approved without curation (a data load): no pass, so the gate is asked, and holds it.

@@ -19,7 +19,8 @@ never stored, so a pass can only spare the gate a record; it never withholds one
 
 ``check_approved`` (``manage.py check_gate``) checks approved records that hold no pass, as
 approval does, and records passes: for records approved without curation (the demo, data
-loads) and after a change of the gate's rules, off the Monday path.
+loads) and after a change of the gate's rules, off the Monday path. The admin's check of
+selected records (``curation.tender_check``) records them too.
 """
 
 import hashlib
