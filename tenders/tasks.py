@@ -5,6 +5,9 @@ services that queue them (the admin and the commands call these, never the tasks
 - Imports: one at a time per source (``import:<source id>``); scheduled sources are queued by
   ``imports_enqueue_due`` (the ``run_schedules`` command, from cron). An import is idempotent,
   so a failed or dead one is simply run again.
+- Gate checks: after a change of the gate's rules (a deployment), ``run_schedules`` queues one
+  check of the approved records, which records their passes off the Monday path
+  (``gate_check_enqueue_due``; ``manage.py check_gate`` does the same by hand).
 - Uploads: the file a curator uploads is kept in the default storage (which web servers and
   workers share, as for the flat files) until its import has run, then removed; a job that
   died keeps it, so *Retry* works.
@@ -29,13 +32,14 @@ from .importers.service import ImportFailed, import_from_source, import_notices
 from .jobs import JobBusy, JobFailed, Outcome, Progress, job_abandoned, job_enqueue, run_job
 from .models import ImportRun, ImportSource, Issue, Job
 from .postings_store import PostingsError, build_postings
-from .publication import PublicationError, discard_abandoned_builds
+from .publication import PublicationError, check_approved, discard_abandoned_builds, passes
 
 log = logging.getLogger(__name__)
 
 PUBLISH = "publish"
 IMPORT = "import"
 POSTINGS = "postings"
+GATE_CHECK = "gate-check"
 
 
 def publication_enqueue(*, user: AbstractBaseUser | None) -> Job:
@@ -139,6 +143,49 @@ def _build_postings(job: Job, progress: Progress) -> Outcome:
 @task()
 def build_postings_task(job_id: int) -> dict:
     return run_job(job_id, _build_postings)
+
+
+# --- gate checks --------------------------------------------------------------------------
+
+
+def gate_check_enqueue_due(*, now: datetime | None = None) -> tuple[Job, bool] | None:
+    """Queue a check of the approved records against the gate (``check_gate``'s work) when
+    some hold no pass of today's rules and no check was queued for these rules yet: (job,
+    queued now), or None. Once per version of the rules, so records with findings (they never
+    get a pass) are not checked again every time; a failed check is retried by staff
+    (*Run it again*), and records approved later are checked by approval or publication."""
+    code = passes.gate_code()
+    earlier = Job.objects.filter(kind=GATE_CHECK, arguments__code=code).order_by("-pk").first()
+    if earlier is not None:
+        return (earlier, False) if earlier.active else None
+    if not passes.unchecked(now or timezone.now()).exists():
+        return None
+    job = job_enqueue(
+        task=check_gate_task,
+        kind=GATE_CHECK,
+        label="Check approved records against the gate's rules",
+        lock_key=GATE_CHECK,
+        user=None,
+        arguments={"code": code},
+    )
+    return job, True
+
+
+def _check_gate(job: Job, progress: Progress) -> Outcome:
+    checked, found = check_approved(progress=lambda done, total: progress("check", done, total))
+    return Outcome(
+        message=(
+            f"Checked {checked:,} approved records against the gate: {checked - len(found):,} "
+            f"passed, {len(found):,} with findings (publication withholds them; the admin's "
+            "check says why)."
+        ),
+        data={"checked": checked, "with_findings": found[:100]},
+    )
+
+
+@task()
+def check_gate_task(job_id: int) -> dict:
+    return run_job(job_id, _check_gate)
 
 
 # --- imports ------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ Guarantees:
 - an enabled import source with "import every (hours)" set is queued when its last import
   started at least that long ago (or it never ran); a source whose import is still queued or
   running is not queued twice;
+- after a change of the gate's rules, approved records that hold no pass of them are checked
+  once, in a job (``tasks.gate_check_enqueue_due``), so Monday's publication need not;
 - jobs whose worker died (no heartbeat for TENDERS_JOB_LEASE_SECONDS) are marked failed first,
   so a dead import does not hold its source's turn.
 
@@ -16,11 +18,14 @@ Prints one line per job queued or still pending (nothing with -v0). Workers
 from django.core.management.base import BaseCommand
 
 from tenders.jobs import jobs_fail_stale
-from tenders.tasks import imports_enqueue_due
+from tenders.tasks import gate_check_enqueue_due, imports_enqueue_due
 
 
 class Command(BaseCommand):
-    help = "Queue the imports that are due by their schedule (run from cron every few minutes)."
+    help = (
+        "Queue the imports that are due by their schedule, and a check of the approved records "
+        "after a change of the gate's rules (run from cron every few minutes)."
+    )
 
     def handle(self, *args, verbosity: int, **options):
         for job in jobs_fail_stale():
@@ -33,4 +38,15 @@ class Command(BaseCommand):
             else:
                 self.stdout.write(
                     f"{source.name}: job #{job.pk} is still {job.get_state_display().lower()}."
+                )
+        due = gate_check_enqueue_due()
+        if due is not None and verbosity >= 1:
+            job, queued = due
+            if queued:
+                self.stdout.write(
+                    f"Queued a check of the approved records against the gate as job #{job.pk}."
+                )
+            else:
+                self.stdout.write(
+                    f"Gate check: job #{job.pk} is still {job.get_state_display().lower()}."
                 )
