@@ -160,14 +160,17 @@ def gate_check_enqueue_due(*, now: datetime | None = None) -> tuple[Job, bool] |
         return (earlier, False) if earlier.active else None
     if not passes.unchecked(now or timezone.now()).exists():
         return None
-    job = job_enqueue(
-        task=check_gate_task,
-        kind=GATE_CHECK,
-        label="Check approved records against the gate's rules",
-        lock_key=GATE_CHECK,
-        user=None,
-        arguments={"code": code},
-    )
+    try:
+        job = job_enqueue(
+            task=check_gate_task,
+            kind=GATE_CHECK,
+            label="Check approved records against the gate's rules",
+            lock_key=GATE_CHECK,
+            user=None,
+            arguments={"code": code},
+        )
+    except JobBusy as busy:  # a check under the rules before is still running: after it
+        return busy.job, False
     return job, True
 
 

@@ -92,3 +92,15 @@ def test_a_failed_check_is_not_queued_again_by_the_schedule(capsys):
     Job.objects.filter(pk=due[0].pk).update(state=Job.State.FAILED)
     assert tasks.gate_check_enqueue_due() is None
     assert Job.objects.count() == 1
+
+
+def test_a_check_under_the_rules_before_that_still_runs_is_waited_for(capsys):
+    SourceTenderFactory()
+    running = tasks.gate_check_enqueue_due()[0]
+    Job.objects.filter(pk=running.pk).update(state=Job.State.RUNNING, arguments={"code": "old"})
+    call_command("run_schedules")
+    assert capsys.readouterr().out == f"Gate check: job #{running.pk} is still running.\n"
+    assert Job.objects.count() == 1
+    Job.objects.filter(pk=running.pk).update(state=Job.State.SUCCEEDED)
+    call_command("run_schedules")
+    assert Job.objects.exclude(pk=running.pk).get().arguments == {"code": passes.gate_code()}
