@@ -1,25 +1,53 @@
 """Simplified <-> Traditional Chinese conversion: the one helper every part of the feed uses.
 
-OpenCC's ``s2t`` makes Traditional summaries and category names from the Simplified ones (so
-they never disagree); ``t2s`` lets the sanitization gate find a buyer name given in
-Traditional inside a Simplified summary. Converters are built once per process; results are
-cached because the same buyer names and phrases recur across thousands of records.
+Simplified Chinese uses mainland wording (合同, 公共机构, 信息技术); Traditional uses Hong Kong
+wording (合約, 公營機構, 資訊科技). ``to_traditional`` first replaces the mainland phrases of our
+reviewed table (``vocabulary/data/hk_phrases.tsv``) with their Hong Kong forms, then converts with
+OpenCC's phrase-level ``s2hk``: never a bare character conversion. ``to_simplified`` (``t2s``)
+lets search and the gate read Traditional text as Simplified. Converters are built once per
+process; results are cached because the same phrases recur across thousands of records.
 """
 
-from functools import lru_cache
+import csv
+import re
+from functools import cache, lru_cache
+from pathlib import Path
 
 import opencc
 
+HK_PHRASES = Path(__file__).with_name("vocabulary") / "data" / "hk_phrases.tsv"
 
-@lru_cache(maxsize=2)
+
+@lru_cache(maxsize=4)
 def _converter(config: str) -> opencc.OpenCC:
     return opencc.OpenCC(config)
 
 
+@cache
+def hk_phrases() -> dict[str, str]:
+    """Mainland phrase -> the same phrase in Hong Kong wording (both in Simplified script)."""
+    with HK_PHRASES.open(encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        return {row["mainland"]: row["hong_kong"] for row in rows}
+
+
+@cache
+def _hk_pattern() -> re.Pattern:
+    phrases = sorted(hk_phrases(), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, phrases)))
+
+
+def hong_kong_wording(text: str) -> str:
+    """Mainland phrases replaced by Hong Kong ones, still in Simplified script."""
+    table = hk_phrases()
+    return _hk_pattern().sub(lambda m: table[m.group(0)], text)
+
+
 @lru_cache(maxsize=65_536)
 def to_traditional(text: str) -> str:
-    """Simplified -> Traditional Chinese (OpenCC ``s2t``); other scripts pass through."""
-    return _converter("s2t").convert(text)
+    """Simplified (mainland wording) -> Traditional (Hong Kong wording); other scripts pass
+    through."""
+    return _converter("s2hk").convert(hong_kong_wording(text))
 
 
 @lru_cache(maxsize=65_536)

@@ -394,12 +394,25 @@ class SourceTenderAdmin(admin.ModelAdmin):
         tender = self.get_object(request, object_id)
         if tender is None or not self.has_change_permission(request, tender):
             raise PermissionDenied
+        may_add_words = request.user.has_perm("tenders.add_vocabulary_word")
         may_allow_everywhere = request.user.has_perm("tenders.add_gateallowance")
         form = AllowForm(
             request.POST or None,
             initial={"kind": request.GET.get("kind", ""), "phrase": request.GET.get("phrase", "")},
-            everywhere=may_allow_everywhere,
+            everywhere=may_allow_everywhere or may_add_words,
         )
+        if request.method == "POST" and form.is_valid():
+            everywhere = form.cleaned_data.get("scope") == "everywhere"
+            word = form.cleaned_data["kind"] == "out_of_vocabulary"
+            if word and not may_add_words:
+                form.add_error(
+                    None,
+                    "Adding a word to the public vocabulary needs a second person with the "
+                    "*Can add vocabulary word* permission; or rewrite the summary with words "
+                    "of the vocabulary (pick concepts).",
+                )
+            elif everywhere and not word and not may_allow_everywhere:
+                form.add_error("scope", "Every record needs the permission to add allowances.")
         if request.method == "POST" and form.is_valid():
             everywhere = form.cleaned_data.get("scope") == "everywhere"
             try:

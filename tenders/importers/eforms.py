@@ -27,6 +27,7 @@ from .notice import (
     Skip,
     amount,
     lang_code,
+    months_of,
     need_phrase,
     parse_deadline,
     text,
@@ -205,6 +206,18 @@ def _classifications(root: etree._Element) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys(found))
 
 
+def _framework(root: etree._Element) -> bool:
+    codes = root.findall(".//cbc:ContractingSystemTypeCode[@listName='framework-agreement']", NS)
+    return any((c.text or "").strip() not in ("", "none") for c in codes)
+
+
+def _duration(root: etree._Element) -> int:
+    found = root.find(".//cac:PlannedPeriod/cbc:DurationMeasure", NS)
+    if found is None or not found.text:
+        return 0
+    return months_of(found.text, found.get("unitCode") or "")
+
+
 def _order(root: etree._Element) -> tuple[str, str, str]:
     return (
         _one(root, "cbc:IssueDate")[:10],
@@ -259,6 +272,12 @@ def build(notice_id: str, payloads: list[Any], *, market: str = "EU") -> Notice 
         nature=_one(latest, "cac:ProcurementProject/cbc:ProcurementTypeCode").lower(),
         procedure=PROCEDURES.get(_one(latest, "cac:TenderingProcess/cbc:ProcedureCode"), ""),
         need_en=need_phrase(title_en) if title_en else "",
+        framework=_framework(latest),
+        lots=len(latest.findall("cac:ProcurementProjectLot/cbc:ID[@schemeName='Lot']", NS)),
+        duration_months=_duration(latest),
+        buyer_kind=_one(
+            latest, ".//cac:ContractingPartyType/cbc:PartyTypeCode[@listName='buyer-legal-type']"
+        ),
         names=tuple(dict.fromkeys(n for r in roots for n in _names(r))),
         notes=notes,
     )

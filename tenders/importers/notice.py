@@ -105,6 +105,13 @@ class Notice:
     procedure: str = ""
     # One of our category slugs when the source names it (a curator's CSV column).
     category: str = ""
+    # Public facts the summary states (vocabulary.summaries.Facts): a framework agreement or
+    # not, the number of lots, the planned duration in months, the buyer's kind as a code
+    # (eForms buyer-legal-type: cga, la, body-pl...), never its name.
+    framework: bool = False
+    lots: int = 0
+    duration_months: int = 0
+    buyer_kind: str = ""
     # Public-fact candidates for the need phrase (checked by the gate before use): the English
     # title, and for HK the Chinese subject (in Simplified Chinese).
     need_en: str = ""
@@ -245,6 +252,30 @@ def parse_deadline(value: Any, market: str) -> datetime | None:
         return None
     local = datetime.combine(moment_date, moment_time)
     return local.replace(tzinfo=tz or _zone(market)).astimezone(UTC)
+
+
+def months_between(start: Any, end: Any) -> int:
+    """Whole months from one ISO date to another, rounded (0 when either is not a date)."""
+    first, last = iso_day(start), iso_day(end)
+    if not first or not last:
+        return 0
+    try:
+        days = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).days
+    except ValueError:
+        return 0
+    return max(round(days / 30.44), 0)
+
+
+def months_of(value: Any, unit: str) -> int:
+    """A duration given as a number and a unit (DAY, WEEK, MONTH, YEAR) in whole months."""
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        return 0
+    per_month = {"DAY": 1 / 30.44, "WEEK": 7 / 30.44, "MONTH": 1, "YEAR": 12}.get(unit.upper())
+    if per_month is None or not math.isfinite(number) or number <= 0:
+        return 0
+    return round(number * per_month)
 
 
 def iso_day(value: Any) -> str:

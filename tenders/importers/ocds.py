@@ -36,6 +36,8 @@ from .notice import (
     amount,
     json_default,
     lang_code,
+    months_between,
+    months_of,
     need_phrase,
     parse_deadline,
     text,
@@ -310,6 +312,16 @@ def _classifications(tender: dict) -> list[tuple[str, str, str]]:
     return found
 
 
+def _duration(tender: dict) -> int:
+    period = tender.get("contractPeriod")
+    if not isinstance(period, dict):
+        return 0
+    days = period.get("durationInDays")
+    if isinstance(days, int | float) and not isinstance(days, bool):
+        return months_of(days, "DAY")
+    return months_between(period.get("startDate"), period.get("endDate"))
+
+
 def _source_url(tender: dict) -> str:
     for document in tender.get("documents") or []:
         if isinstance(document, dict) and isinstance(document.get("url"), str):
@@ -369,6 +381,11 @@ def build(notice_id: str, payloads: list[Any], *, market: str) -> Notice | Skip:
         nature=nature.lower(),
         procedure=METHODS.get(method, ""),
         need_en=need_phrase(title) if english else "",
+        framework=(tender.get("techniques") or {}).get("hasFrameworkAgreement") is True
+        if isinstance(tender.get("techniques"), dict)
+        else False,
+        lots=len(tender["lots"]) if isinstance(tender.get("lots"), list) else 0,
+        duration_months=_duration(tender),
         names=tuple(dict.fromkeys(names)),
         notes=notes,
     )

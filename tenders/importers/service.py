@@ -37,10 +37,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from .. import buckets
-from ..chinese import to_simplified
 from ..directory import BodyEntry, BodyName, remember_bodies
-from ..drafting import NEED_MAX_LENGTH, draft_summaries
 from ..markets import MARKETS
 from ..models import (
     Category,
@@ -52,7 +49,10 @@ from ..models import (
     PublicBody,
     SourceTender,
 )
-from ..sanitize import RecordSecrets, fold, scan
+from ..sanitize import RecordSecrets, scan
+from ..vocabulary.classify import classify as classify_concepts
+from ..vocabulary.summaries import Facts, kind_of
+from ..vocabulary.summaries import build as build_summaries
 from . import csvfile, eforms, gld, ocds
 from .classify import classify
 from .http import HttpPolicy
@@ -355,7 +355,8 @@ def _body_entries(notice: Notice) -> list[BodyEntry]:
 
 RECORD_FIELDS = [
     "market", "category", "buyer_name", "reference", "source_url", "deadline", "amount",
-    "currency", "title", "description", "summary_en", "summary_zh", "summary_zht", "status",
+    "currency", "title", "description", "concepts", "summary_en", "summary_zh", "summary_zht",
+    "status",
     "updated_at",
 ]  # fmt: skip
 NOTICE_FIELDS = [
@@ -364,19 +365,25 @@ NOTICE_FIELDS = [
 ]  # fmt: skip
 
 
-def _category(context: _Context, notice: Notice) -> tuple[Category, list[str]]:
+def _category(context: _Context, notice: Notice) -> tuple[Category, tuple[str, ...], list[str]]:
+    """The record's broad category, its concepts (CPV codes, main first) and notes for the
+    curator: a concept found by the title alone is a guess, none found is listed."""
     notes = []
+    found = classify_concepts(notice.classifications, f"{notice.title} {notice.need_zh}")
+    if found.how == "title":
+        notes.append(f"concept guessed from the title ({found.main}): check it")
+    elif not found.codes:
+        notes.append("no concept found: the summary names the broad category; pick a concept")
     if notice.category:
         if notice.category in context.categories:
-            return context.categories[notice.category], []
+            return context.categories[notice.category], found.codes, notes
         notes.append(f"category {notice.category!r} is not one of ours: classified instead")
-    slug, how = classify(
-        notice.classifications, words=f"{notice.title} {notice.need_zh}", nature=notice.nature
-    )
-    if how in ("default",) or how.startswith("nature"):
+    codes = [("CPV", found.main, "")] if found.codes else notice.classifications
+    slug, how = classify(codes, words=f"{notice.title} {notice.need_zh}", nature=notice.nature)
+    if how in ("default", "keywords") or how.startswith("nature"):
         notes.append(f"category guessed ({how}): check it")
     category = context.categories.get(slug) or next(iter(context.categories.values()))
-    return category, notes
+    return category, found.codes, notes
 
 
 def _fill(tender: SourceTender, notice: Notice, category: Category) -> None:
@@ -392,79 +399,29 @@ def _fill(tender: SourceTender, notice: Notice, category: Category) -> None:
     tender.description = notice.description
 
 
-def _names_buyer(need: str, notice: Notice) -> bool:
-    """Whether the need spells a body the notice names, in any script (the record knows one
-    buyer name; a notice gives several: departments, Chinese names)."""
-    folded = fold(to_simplified(need))
-    for name in notice.names:
-        key = fold(to_simplified(name.name)).strip()
-        if len(key.replace(" ", "")) < 2:
-            continue
-        if f" {key} " in folded if key.isascii() else key in folded:
-            return True
-    return False
-
-
 def _draft(context: _Context, tender: SourceTender, notice: Notice) -> tuple[dict, list[str]]:
-    """The three summaries from public facts, with the title as the need only where the gate
-    finds it clean; and notes for the curator. One scan when the title passes (the usual
-    case); a language whose title brings findings is drafted again without it."""
+    """The three summaries, built from the vocabulary only (``vocabulary.summaries``): the
+    record's concepts and the notice's enumerated facts, never its text. The gate still scans
+    the draft as a second line; its findings become notes for the curator."""
+    codes = tuple(tender.concepts)
+    facts = Facts(
+        market=tender.market,
+        concepts=codes,
+        category_en=tender.category.name_en,
+        category_zh=tender.category.name_zh,
+        kind=kind_of(codes[0] if codes else "", notice.nature),
+        framework=notice.framework,
+        lots=notice.lots,
+        duration_months=notice.duration_months,
+        procedure=notice.procedure,
+        buyer_kind=notice.buyer_kind,
+    )
+    draft = build_summaries(facts)
     notes = []
-    try:
-        band = buckets.value_band(tender.amount, tender.currency, context.rates)
-    except buckets.MissingRate as exc:
-        band = None
-        notes.append(f"drafted without a size: {exc}")
-    needs = {"en": notice.need_en, "zh": notice.need_zh}
-    for lang, need in needs.items():
-        if not need:
-            continue
-        if len(need) > NEED_MAX_LENGTH:
-            why = f"it is longer than {NEED_MAX_LENGTH} characters"
-        elif _names_buyer(need, notice):
-            why = "it names a body of the notice"
-        else:
-            continue
-        needs[lang] = ""
-        notes.append(f"title not used in the {LANG_NAMES[lang]} summary: {why}")
-    category = tender.category
-
-    def make() -> dict:
-        return draft_summaries(
-            category_slug=category.slug,
-            category_en=category.name_en,
-            category_zh=category.name_zh,
-            market=tender.market,
-            value_band=band,
-            need_en=needs["en"],
-            need_zh=needs["zh"],
-            procedure=notice.procedure,
-        ).as_dict()
-
-    secrets = RecordSecrets.of(tender)
-    draft = make()
-    findings = scan(draft, secrets)
-    for attempt in range(2):
-        if not findings or not any(needs.values()):
-            break
-        # Drop the title from the languages with findings; at the second try, from all.
-        for lang, fields in LANG_FIELDS.items():
-            mine = [f for f in findings if f.lang in fields]
-            if needs[lang] and (mine or attempt):
-                needs[lang] = ""
-                labels = ", ".join(sorted({f.label for f in mine or findings}))
-                notes.append(
-                    f"title not used in the {LANG_NAMES[lang]} summary: the gate found {labels}"
-                )
-        draft = make()
-        findings = scan(draft, secrets)
+    findings = scan(draft, RecordSecrets.of(tender))
     if findings:
         notes.append("the draft has findings: " + "; ".join(f.describe() for f in findings))
     return draft, notes
-
-
-LANG_FIELDS = {"en": ("en",), "zh": ("zh", "zht")}
-LANG_NAMES = {"en": "English", "zh": "Chinese"}
 
 
 def _draft_hash(summaries: dict) -> str:
@@ -484,9 +441,10 @@ def _set_summaries(tender: SourceTender, summaries: dict) -> None:
 
 
 def _new_record(context: _Context, notice: Notice) -> tuple[SourceTender, ImportedNotice]:
-    category, notes = _category(context, notice)
+    category, concepts, notes = _category(context, notice)
     tender = SourceTender()
     _fill(tender, notice, category)
+    tender.concepts = list(concepts)
     draft, draft_notes = _draft(context, tender, notice)
     _set_summaries(tender, draft)
     closed = bool(notice.closed_reason)
@@ -509,12 +467,16 @@ def _update_record(context: _Context, imported: ImportedNotice, notice: Notice) 
     """Update the record from the notice; returns its status before."""
     tender = imported.tender
     was = tender.status
-    category, notes = _category(context, notice)
-    if was != SourceTender.Status.DRAFT and tender.category_id != category.pk:
-        # A curator may have corrected the category; an update does not undo it.
+    category, concepts, notes = _category(context, notice)
+    if was != SourceTender.Status.DRAFT and (
+        tender.category_id != category.pk or tender.concepts != list(concepts)
+    ):
+        # A curator may have corrected the category or the concepts; an update keeps them.
         category = tender.category
+        concepts = tuple(tender.concepts)
         notes = []
     _fill(tender, notice, category)
+    tender.concepts = list(concepts)
     draft, draft_notes = _draft(context, tender, notice)
     edited = imported.draft_hash and _draft_hash(_summaries(tender)) != imported.draft_hash
     if edited:

@@ -100,6 +100,12 @@ class SourceTender(models.Model):
     currency = models.CharField(max_length=3, blank=True, help_text="ISO 4217 code of the amount.")
     title = models.CharField(max_length=500, help_text="Raw title from the notice. Private.")
     description = models.TextField(blank=True, help_text="Raw description. Private.")
+    concepts = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="CPV codes of what is bought, the main one first (at most three): the "
+        "summaries are built from their labels.",
+    )
     summary_en = models.TextField("English summary", blank=True)
     summary_zh = models.TextField("Simplified Chinese summary", blank=True)
     summary_zht = models.TextField("Traditional Chinese summary", blank=True)

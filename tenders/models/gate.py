@@ -40,6 +40,8 @@ class GateAllowance(models.Model):
         ordering = ["tender_id", "kind", "phrase"]
         verbose_name = "gate allowance"
         verbose_name_plural = "gate allow-list"
+        # An allowance of kind ``out_of_vocabulary`` adds a word to the public vocabulary.
+        permissions = [("add_vocabulary_word", "Can add vocabulary word")]
         constraints = [
             models.UniqueConstraint(
                 fields=["tender", "kind", "phrase"],

@@ -33,7 +33,7 @@ from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from .. import markets, sanitize
+from .. import chinese, markets, sanitize, vocabulary
 from ..models import GateCheck, SourceTender
 from ..sanitize import fingerprint
 from ..sanitize.loading import GateData, gate_and_data
@@ -46,7 +46,7 @@ CHECK_BATCH = 2000
 
 @cache
 def _gate_source() -> str:
-    return sources.source_digest([sanitize, markets])
+    return sources.source_digest([sanitize, markets, vocabulary, chinese])
 
 
 def gate_code() -> str:

@@ -55,7 +55,7 @@ from django.db.models import (
 )
 from django.db.models.functions import MD5
 
-from .. import ids, sanitize, search
+from .. import chinese, ids, sanitize, search, vocabulary
 from ..directory import names_fingerprint
 from ..models import Issue, PlanDigest, SnapshotRow, SourceTender
 from ..models.digest import PLANNING_INPUTS
@@ -81,11 +81,15 @@ PLANNING_CODE = (planning, search, ids)
 
 
 def source_digest(modules: Iterable[ModuleType]) -> str:
-    """SHA-256 of the source of ``modules`` (a package: every module in it), in order."""
+    """SHA-256 of the source of ``modules`` (a package: every module and data file in it), in
+    order."""
     digest = hashlib.sha256()
     for module in modules:
         path = Path(module.__file__)
-        files = sorted(path.parent.rglob("*.py")) if path.name == "__init__.py" else [path]
+        if path.name == "__init__.py":
+            files = sorted([*path.parent.rglob("*.py"), *path.parent.rglob("*.tsv")])
+        else:
+            files = [path]
         for file in files:
             digest.update(file.read_bytes())
     return digest.hexdigest()
@@ -93,7 +97,7 @@ def source_digest(modules: Iterable[ModuleType]) -> str:
 
 @cache
 def code_fingerprint() -> str:
-    return source_digest([*PLANNING_CODE, sanitize])
+    return source_digest([*PLANNING_CODE, sanitize, vocabulary, chinese])
 
 
 def context_key(categories: dict[int, CategoryNames]) -> str:

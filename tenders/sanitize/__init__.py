@@ -33,6 +33,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..markets import MARKETS
+from ..vocabulary.coverage import vocabulary as public_vocabulary
 from .allow import Allowance, allowance_problem, is_allowed
 from .detectors import high_spans, low_spans
 from .fingerprint import GATE_VERSION, gate_fingerprint
@@ -66,6 +67,7 @@ KIND_LABELS = {
     "public_body": "a public body's name",
     "contact_person": "a contact person's name",
     "source_name": "a tender portal or source",
+    "out_of_vocabulary": "a word not in the public vocabulary",
 }
 
 
@@ -223,9 +225,15 @@ class Gate:
         return self._scan(view, lang, needles, _region(secrets.market), keyed, record)
 
     def scan(
-        self, summaries: Mapping[str, str], secrets: RecordSecrets, *, record: Hashable = None
+        self,
+        summaries: Mapping[str, str],
+        secrets: RecordSecrets,
+        *,
+        record: Hashable = None,
+        coverage: bool = False,
     ) -> list[Finding]:
-        """Findings in the three public summaries (keys ``en``, ``zh``, ``zht``)."""
+        """Findings in the three public summaries (keys ``en``, ``zh``, ``zht``); with
+        ``coverage``, also every word that is not in the public vocabulary."""
         needles = secret_needles(secrets)
         region = _region(secrets.market)
         views = [(lang, View(text)) for lang in LANGS if (text := summaries.get(lang))]
@@ -233,7 +241,33 @@ class Gate:
         findings = []
         for lang, view in views:
             findings += self._scan(view, lang, needles, region, keyed, record)
+        if coverage:
+            findings += self._uncovered(views, findings, record)
         return findings
+
+    def _uncovered(self, views, findings: list[Finding], record: Hashable) -> list[Finding]:
+        """Words outside the public vocabulary, where no other finding already covers them;
+        an allowance of kind ``out_of_vocabulary`` (a word added to the vocabulary) lifts one."""
+        vocabulary = public_vocabulary()
+        allowed = self.allowances + self.record_allowances.get(record, ())
+        found = []
+        for lang, view in views:
+            text = view.text
+            taken = [(f.start, f.end) for f in findings if f.lang == lang]
+            for word in vocabulary.unknown(text, lang):
+                for start, end in _occurrences(text, word):
+                    if any(s < end and start < e for s, e in taken):
+                        continue
+                    if allowed and is_allowed(text, start, end, "out_of_vocabulary", allowed):
+                        continue
+                    why = "every word of a public summary must be in the public vocabulary"
+                    found.append(
+                        Finding(
+                            "out_of_vocabulary", lang, start, end, excerpt(text, start, end), why
+                        )
+                    )
+                    break
+        return found
 
     def scan_record(self, record, summaries: Mapping[str, str] | None = None) -> list[Finding]:
         """Findings in a source record's summaries (or in ``summaries`` about to replace them),
@@ -245,7 +279,7 @@ class Gate:
                 "zh": record.summary_zh,
                 "zht": record.summary_zht,
             }
-        return self.scan(summaries, RecordSecrets.of(record), record=record.pk)
+        return self.scan(summaries, RecordSecrets.of(record), record=record.pk, coverage=True)
 
     def _scan(
         self,

@@ -15,6 +15,9 @@ NEVER_ALLOWED = frozenset({"html", "control_character", "email", "url"})
 RECORD_ONLY = frozenset(
     {"buyer_name", "reference", "source_host", "deadline_date", "amount", "contact_name"}
 )
+# A word added to the public vocabulary: for every record, by a second person (the permission
+# *Can add vocabulary word*), never for one record by the curator who wrote it.
+EVERYWHERE_ONLY = frozenset({"out_of_vocabulary"})
 PHRASE_MAX = 200
 
 
@@ -32,6 +35,11 @@ def allowance_problem(kind: str, phrase: str, *, everywhere: bool) -> str:
         return (
             "This finding is one of the record's own private facts: allow it for this record "
             "only, never everywhere."
+        )
+    if not everywhere and kind in EVERYWHERE_ONLY:
+        return (
+            "A word outside the public vocabulary is added to the vocabulary for every record "
+            "(by a person with the *Can add vocabulary word* permission), or rewritten."
         )
     if not phrase.strip():
         return "Give the phrase to allow (the text of the finding, or a longer phrase around it)."
