@@ -24,10 +24,10 @@ from django.db.models import Model
 from django.utils import timezone
 
 from . import buckets
-from .chinese import to_traditional
-from .drafting import NEED_MAX_LENGTH, draft_summaries
+from .drafting import draft
 from .ids import is_listing_id
-from .models import CurrencyRate, Issue, SourceTender
+from .importers.service import stored_notice
+from .models import CurrencyRate, ImportedNotice, Issue, SourceTender
 from .publication import (
     Progress,
     PublicationError,
@@ -36,8 +36,10 @@ from .publication import (
     record_passes,
     withdraw_row,
 )
-from .sanitize import Finding, Gate, RecordSecrets, clean_text
+from .sanitize import Finding, Gate, clean_text
 from .sanitize.loading import current_gate, gate_and_data
+from .vocabulary.classify import MAX_CONCEPTS
+from .vocabulary.cpv import concept
 
 # The acting staff member; None for a caller with no user (a script), which logs nothing.
 Actor = AbstractBaseUser | None
@@ -202,76 +204,79 @@ def tenders_withhold(*, ids: Iterable[int], reason: str, user: Actor) -> BulkRes
     return result
 
 
-def clean_need(text: str, *, field_name: str) -> str:
-    text = clean_text(text or "")
-    if len(text) > NEED_MAX_LENGTH:
-        raise CurationError(
-            f"Keep the {field_name} under {NEED_MAX_LENGTH} characters: a short, generic "
-            "description of what is bought."
-        )
-    return text
+def _notices(tenders: list[SourceTender]) -> dict[int, object]:
+    """The stored notice of each imported record, built again (for its facts)."""
+    found = ImportedNotice.objects.filter(tender__in=tenders).select_related("tender")
+    return {n.tender_id: stored_notice(n) for n in found}
+
+
+def _drafted(tender: SourceTender, notice, gate, now) -> list[str]:
+    """Put the record's new draft in place; the gate's findings in it (none expected: the
+    draft holds only vocabulary), as refusals."""
+    summaries = draft(tender, notice)
+    tender.summary_en = summaries["en"]
+    tender.summary_zh = summaries["zh"]
+    tender.summary_zht = summaries["zht"]
+    if tender.status == SourceTender.Status.APPROVED:
+        tender.status = SourceTender.Status.DRAFT
+    tender.updated_at = now
+    return [f"draft: {f.describe()}" for f in tender_findings(tender, gate=gate)]
+
+
+DRAFT_FIELDS = ["concepts", "summary_en", "summary_zh", "summary_zht", "status", "updated_at"]
 
 
 @transaction.atomic
-def tenders_draft_summaries(
-    *, ids: Iterable[int], user: Actor, need_en: str = "", need_zh: str = ""
-) -> BulkResult:
-    """Draft the three summaries of each record from its category, market and value band and
-    the curator's short description of the need (the category's name when left empty).
-
-    The need is checked by the gate against each record first: a need that names the buyer,
-    a reference, a date or an amount is refused for that record. Approved records go back to
-    draft, so a person reads the new text before it is published.
-    """
-    need_en = clean_need(need_en, field_name="English need")
-    need_zh = clean_need(need_zh, field_name="Chinese need")
+def tenders_draft_summaries(*, ids: Iterable[int], user: Actor) -> BulkResult:
+    """Draft the three summaries of each record from its own concepts and facts
+    (``drafting.draft``): the vocabulary's words only, so nothing of the notice's text. Approved
+    records go back to draft, so a person reads the new text before it is published."""
     gate = current_gate(fresh=True)
-    needs = {"en": need_en, "zh": need_zh, "zht": to_traditional(need_zh)}
-    generic = gate.scan(needs, RecordSecrets())
-    if generic:
-        raise CurationError(
-            "The need must be generic; the gate found: "
-            + "; ".join(f"{f.label}: {f.excerpt}" for f in generic)
-        )
     result = BulkResult()
-    rates = _rates()
     now = timezone.now()
-    for tender in _locked(ids):
-        secrets = RecordSecrets.of(tender)
-        leaks = gate.scan(needs, secrets, record=tender.pk)
-        if leaks:
-            result.refused[tender.listing_id] = [
-                f"the need contains {f.label}: {f.excerpt}" for f in leaks
-            ]
+    tenders = _locked(ids)
+    notices = _notices(tenders)
+    for tender in tenders:
+        if refused := _drafted(tender, notices.get(tender.pk), gate, now):
+            result.refused[tender.listing_id] = refused
             continue
-        try:
-            band = buckets.value_band(tender.amount, tender.currency, rates)
-        except buckets.MissingRate as exc:
-            band = None
-            result.notes[tender.listing_id] = [f"drafted without a size: {exc}"]
-        draft = draft_summaries(
-            category_slug=tender.category.slug,
-            category_en=tender.category.name_en,
-            category_zh=tender.category.name_zh,
-            market=tender.market,
-            value_band=band,
-            need_en=need_en,
-            need_zh=need_zh,
-        )
-        tender.summary_en, tender.summary_zh, tender.summary_zht = draft.en, draft.zh, draft.zht
-        if tender.status == SourceTender.Status.APPROVED:
-            tender.status = SourceTender.Status.DRAFT
-        tender.updated_at = now
-        # Templates hold no secret, but the gate has the last word on every text we store.
-        if findings := tender_findings(tender, gate=gate):
-            result.refused[tender.listing_id] = [f"draft: {f.describe()}" for f in findings]
-            continue
+        if not tender.concepts:
+            result.notes[tender.listing_id] = ["no concept: the summary names the category"]
         result.done.append(tender)
-    SourceTender.objects.bulk_update(
-        result.done, ["summary_en", "summary_zh", "summary_zht", "status", "updated_at"]
-    )
+    SourceTender.objects.bulk_update(result.done, DRAFT_FIELDS)
     _log(user, [(t, CHANGE, "Drafted the three summaries.") for t in result.done])
     return result
+
+
+def concept_problem(codes: Iterable[str]) -> str:
+    """Why these codes cannot be a record's concepts (empty when they can)."""
+    codes = list(codes)
+    if len(codes) > MAX_CONCEPTS:
+        return f"Pick at most {MAX_CONCEPTS} concepts: the main one first."
+    unknown = [c for c in codes if concept(c) is None]
+    if unknown:
+        return f"Not CPV 2008 codes of the vocabulary: {', '.join(unknown)}."
+    if len(set(codes)) != len(codes):
+        return "Each concept once."
+    return ""
+
+
+@transaction.atomic
+def tender_set_concepts(*, tender_id: int, codes: Iterable[str], user: Actor) -> SourceTender:
+    """Give a record its concepts (main first) and draft its summaries from them."""
+    codes = list(codes)
+    if problem := concept_problem(codes):
+        raise CurationError(problem)
+    tender = _locked([tender_id])[0]
+    tender.concepts = codes
+    notice = _notices([tender]).get(tender.pk)
+    refused = _drafted(tender, notice, current_gate(fresh=True), timezone.now())
+    if refused:
+        raise CurationError("; ".join(refused))
+    SourceTender.objects.bulk_update([tender], DRAFT_FIELDS)
+    labels = ", ".join(f"{c} {concept(c).en}" for c in codes) or "none"
+    _log(user, [(tender, CHANGE, f"Concepts: {labels}; summaries drafted from them.")])
+    return tender
 
 
 # --- publication from the admin -----------------------------------------------------------

@@ -263,7 +263,9 @@ def test_eforms_rejects_entities_and_broken_files(tmp_path):
     )
     (tmp_path / "broken.xml").write_text("<ContractNotice><unclosed>")
     items = list(eforms.pieces(str(tmp_path)))
-    assert items[0] == Failure("bomb.xml", "", "no ContractFolderID: is this an eForms notice?")
+    assert items[0] == Failure(
+        "bomb.xml", "", "no ContractFolderID nor notice type: is this an eForms notice?"
+    )
     assert items[1].place == "broken.xml" and "not well-formed XML" in items[1].message
 
 

@@ -19,10 +19,11 @@ from django.utils.safestring import mark_safe
 
 from .. import allowances, curation
 from ..curation import CurationError
-from ..drafting import NEED_MAX_LENGTH
 from ..models import SourceTender
 from ..sanitize import KIND_LABELS, Finding, clean_text
 from ..sanitize.allow import NEVER_ALLOWED
+from ..vocabulary.cpv import concept
+from ..vocabulary.cpv import search as search_concepts
 from .imports import imported_notice_html
 
 MESSAGE_LIMIT = 10
@@ -91,7 +92,46 @@ SUMMARY_HELP = (
 )
 
 
+class ConceptsWidget(forms.Widget):
+    """The record's concepts as a list, with a search-as-you-type field in three languages
+    (the admin's ``concepts/`` view); posts the codes comma-separated, main first."""
+
+    template_name = "tenders/widgets/concepts.html"
+    search_url = ""
+
+    def format_value(self, value):
+        if isinstance(value, list | tuple):
+            return ", ".join(value)
+        return value or ""
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        codes = [c.strip() for c in (context["widget"]["value"] or "").split(",") if c.strip()]
+        context["widget"]["chosen"] = [c for c in map(concept, codes) if c]
+        context["widget"]["search_url"] = self.search_url
+        return context
+
+
+class ConceptsField(forms.Field):
+    widget = ConceptsWidget
+
+    def to_python(self, value):
+        if isinstance(value, list):
+            return value
+        return [c.strip() for c in (value or "").replace(";", ",").split(",") if c.strip()]
+
+    def validate(self, value):
+        super().validate(value)
+        if problem := curation.concept_problem(value):
+            raise forms.ValidationError(problem)
+
+
 class SourceTenderForm(forms.ModelForm):
+    concepts = ConceptsField(
+        required=False,
+        help_text="What is bought, the main concept first (at most three). The summaries are "
+        "built from their labels when you save with the summaries unchanged.",
+    )
     source_url = forms.URLField(
         label="Source URL",
         required=False,
@@ -105,6 +145,7 @@ class SourceTenderForm(forms.ModelForm):
         fields = (
             "market",
             "category",
+            "concepts",
             "lead_ok",
             "summary_en",
             "summary_zh",
@@ -216,23 +257,6 @@ class ReasonForm(forms.Form):
     )
 
 
-class NeedForm(forms.Form):
-    need_en = forms.CharField(
-        label="Need (English)",
-        required=False,
-        max_length=NEED_MAX_LENGTH,
-        help_text='A short, generic description of what is bought, e.g. "Supply of patient '
-        'monitors". Never the buyer, a reference, a date or an amount. Empty: the category.',
-    )
-    need_zh = forms.CharField(
-        label="Need (Simplified Chinese)",
-        required=False,
-        max_length=NEED_MAX_LENGTH,
-        help_text="The same in Simplified Chinese, e.g. 供应病人监察仪. Traditional Chinese is "
-        "made from it with OpenCC. Empty: the category.",
-    )
-
-
 @admin.register(SourceTender)
 class SourceTenderAdmin(admin.ModelAdmin):
     form = SourceTenderForm
@@ -289,6 +313,7 @@ class SourceTenderAdmin(admin.ModelAdmin):
                 "fields": (
                     "market",
                     "category",
+                    "concepts",
                     "lead_ok",
                     "summary_en",
                     "summary_zh",
@@ -357,6 +382,11 @@ class SourceTenderAdmin(admin.ModelAdmin):
         info = self.opts.app_label, self.opts.model_name
         return [
             path(
+                "concepts/",
+                self.admin_site.admin_view(self.concepts_view),
+                name="{}_{}_concepts".format(*info),
+            ),
+            path(
                 "<path:object_id>/findings/",
                 self.admin_site.admin_view(self.findings_view),
                 name="{}_{}_findings".format(*info),
@@ -368,6 +398,23 @@ class SourceTenderAdmin(admin.ModelAdmin):
             ),
             *super().get_urls(),
         ]
+
+    def concepts_view(self, request: HttpRequest):
+        """Concepts whose code or label holds ``q``, in any of the three languages (JSON)."""
+        if not self.has_view_or_change_permission(request):
+            raise PermissionDenied
+        found = search_concepts(request.GET.get("q", ""), limit=20)
+        rows = [{"code": c.code, "en": c.en, "zh": c.zh, "zht": c.zht} for c in found]
+        return JsonResponse({"concepts": rows})
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        info = self.opts.app_label, self.opts.model_name
+        widget = form.base_fields["concepts"].widget
+        widget.search_url = reverse(
+            "admin:{}_{}_concepts".format(*info), current_app=self.admin_site.name
+        )
+        return form
 
     def findings_view(self, request: HttpRequest, object_id: str):
         """The gate's findings for the form as typed (JSON, staff only, nothing saved)."""
@@ -460,6 +507,20 @@ class SourceTenderAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
+        summaries = {"summary_en", "summary_zh", "summary_zht"}
+        if "concepts" in form.changed_data and not summaries & set(form.changed_data):
+            try:
+                curation.tender_set_concepts(
+                    tender_id=obj.pk, codes=obj.concepts, user=request.user
+                )
+            except CurationError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+            else:
+                obj.refresh_from_db()
+                form.findings = curation.tender_findings(obj)
+                self.message_user(
+                    request, "Summaries drafted from the concepts: read them.", messages.INFO
+                )
         findings = getattr(form, "findings", [])
         if findings and "_approve" not in request.POST:
             self.message_user(
@@ -566,36 +627,21 @@ class SourceTenderAdmin(admin.ModelAdmin):
             button="Withhold",
         )
 
-    @admin.action(description="Draft the three summaries (asks for the need)")
+    @admin.action(description="Draft the three summaries from each record's concepts")
     def draft_summaries(self, request, queryset):
-        form = NeedForm(request.POST if "apply" in request.POST else None)
-        if form.is_bound and form.is_valid():
-            try:
-                result = curation.tenders_draft_summaries(
-                    ids=self._ids(queryset), user=request.user, **form.cleaned_data
-                )
-            except CurationError as exc:
-                form.add_error(None, str(exc))
-            else:
-                if result.done:
-                    self.message_user(
-                        request,
-                        f"Drafted summaries for {len(result.done)} record(s); read them and "
-                        "approve.",
-                        messages.SUCCESS,
-                    )
-                for listing_id, notes in result.notes.items():
-                    self.message_user(request, f"{listing_id}: {'; '.join(notes)}", messages.INFO)
-                self._report_refusals(request, result.refused, "drafted")
-                return None
-        return self._intermediate(
-            request,
-            queryset,
-            form,
-            title="Draft summaries",
-            action="draft_summaries",
-            intro="Drafts are made from each record's category, market and value band and the "
-            "need below, in English and Simplified Chinese; Traditional Chinese is converted "
-            "with OpenCC. Approved records go back to draft so someone reads the new text.",
-            button="Draft",
-        )
+        try:
+            result = curation.tenders_draft_summaries(ids=self._ids(queryset), user=request.user)
+        except CurationError as exc:
+            self.message_user(request, str(exc), messages.ERROR)
+            return None
+        if result.done:
+            self.message_user(
+                request,
+                f"Drafted summaries for {len(result.done)} record(s) from their own concepts; "
+                "read them and approve.",
+                messages.SUCCESS,
+            )
+        for listing_id, notes in list(result.notes.items())[:MESSAGE_LIMIT]:
+            self.message_user(request, f"{listing_id}: {'; '.join(notes)}", messages.INFO)
+        self._report_refusals(request, result.refused, "drafted")
+        return None

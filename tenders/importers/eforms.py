@@ -89,10 +89,14 @@ def _piece(data: bytes, place: str) -> Piece | Failure:
         root = parse(data)
     except etree.XMLSyntaxError as exc:
         return Failure(place, "", f"not well-formed XML ({exc}); get a complete copy")
-    folder = _one(root, "cbc:ContractFolderID")
-    if not folder:
-        return Failure(place, "", "no ContractFolderID: is this an eForms notice?")
     notice = _one(root, "cbc:ID[@schemeName='notice-id']") or _one(root, "cbc:ID")
+    # Prior-information-only and buyer-profile notices may have no procedure (no
+    # ContractFolderID): they stand alone, and ``build`` skips them with the reason.
+    folder = _one(root, "cbc:ContractFolderID") or (
+        notice if _one(root, "cbc:NoticeTypeCode") else ""
+    )
+    if not folder:
+        return Failure(place, "", "no ContractFolderID nor notice type: is this an eForms notice?")
     version = _one(root, "cbc:VersionID") or "01"
     issued = f"{_one(root, 'cbc:IssueDate')[:10]}T{_one(root, 'cbc:IssueTime')[:8]}"
     payload = etree.tostring(root, encoding="unicode")

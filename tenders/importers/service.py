@@ -38,6 +38,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..directory import BodyEntry, BodyName, remember_bodies
+from ..drafting import draft as draft_summaries
 from ..markets import MARKETS
 from ..models import (
     Category,
@@ -51,8 +52,6 @@ from ..models import (
 )
 from ..sanitize import RecordSecrets, scan
 from ..vocabulary.classify import classify as classify_concepts
-from ..vocabulary.summaries import Facts, kind_of
-from ..vocabulary.summaries import build as build_summaries
 from . import csvfile, eforms, gld, ocds
 from .classify import classify
 from .http import HttpPolicy
@@ -403,20 +402,7 @@ def _draft(context: _Context, tender: SourceTender, notice: Notice) -> tuple[dic
     """The three summaries, built from the vocabulary only (``vocabulary.summaries``): the
     record's concepts and the notice's enumerated facts, never its text. The gate still scans
     the draft as a second line; its findings become notes for the curator."""
-    codes = tuple(tender.concepts)
-    facts = Facts(
-        market=tender.market,
-        concepts=codes,
-        category_en=tender.category.name_en,
-        category_zh=tender.category.name_zh,
-        kind=kind_of(codes[0] if codes else "", notice.nature),
-        framework=notice.framework,
-        lots=notice.lots,
-        duration_months=notice.duration_months,
-        procedure=notice.procedure,
-        buyer_kind=notice.buyer_kind,
-    )
-    draft = build_summaries(facts)
+    draft = draft_summaries(tender, notice)
     notes = []
     findings = scan(draft, RecordSecrets.of(tender))
     if findings:
@@ -424,7 +410,7 @@ def _draft(context: _Context, tender: SourceTender, notice: Notice) -> tuple[dic
     return draft, notes
 
 
-def _draft_hash(summaries: dict) -> str:
+def draft_hash(summaries: dict) -> str:
     return hashlib.sha256(_canonical(summaries).encode()).hexdigest()
 
 
@@ -456,11 +442,20 @@ def _new_record(context: _Context, notice: Notice) -> tuple[SourceTender, Import
         state_at_source=notice.state,
         closed_reason=notice.closed_reason,
         notes=[*notice.notes, *notes, *draft_notes],
-        draft_hash=_draft_hash(draft),
+        draft_hash=draft_hash(draft),
         first_run=context.run if context.run.pk else None,
         last_run=context.run if context.run.pk else None,
     )
     return tender, imported
+
+
+def stored_notice(imported: ImportedNotice) -> Notice | None:
+    """The notice as its reader builds it again from the stored pieces (None if it no longer
+    builds one): re-drafting needs its facts."""
+    items = json.loads(imported.raw_text(), parse_float=Decimal)
+    reader = READERS[imported.scheme]
+    built = reader.build(imported.notice_id, list(items.values()), market=imported.tender.market)
+    return built if isinstance(built, Notice) else None
 
 
 def _update_record(context: _Context, imported: ImportedNotice, notice: Notice) -> str:
@@ -478,7 +473,7 @@ def _update_record(context: _Context, imported: ImportedNotice, notice: Notice) 
     _fill(tender, notice, category)
     tender.concepts = list(concepts)
     draft, draft_notes = _draft(context, tender, notice)
-    edited = imported.draft_hash and _draft_hash(_summaries(tender)) != imported.draft_hash
+    edited = imported.draft_hash and draft_hash(_summaries(tender)) != imported.draft_hash
     if edited:
         draft_notes.append("summaries were edited by staff: kept; check them against the update")
     elif _summaries(tender) != draft:
@@ -494,7 +489,7 @@ def _update_record(context: _Context, imported: ImportedNotice, notice: Notice) 
     imported.closed_reason = notice.closed_reason
     imported.notes = [*notice.notes, *notes, *draft_notes]
     if not edited:
-        imported.draft_hash = _draft_hash(draft)
+        imported.draft_hash = draft_hash(draft)
     imported.last_run = context.run if context.run.pk else imported.last_run
     imported.source = context.source or imported.source
     return was

@@ -153,3 +153,13 @@ def group_pieces(
                 yield current, group
         finally:
             db.close()
+
+
+def read_notices(reader, location: str, *, market: str) -> Iterator:
+    """Every procedure of a source as its reader builds it (a ``Notice`` or a ``Skip``), with
+    no database: for benches and the vocabulary's learning from samples."""
+    items = reader.pieces(location, market=market) if market else reader.pieces(location)
+    groups = group_pieces(items, on_item=lambda item: not isinstance(item, Failure))
+    for notice_id, group in groups:
+        payloads = [piece.payload for piece in group]
+        yield reader.build(notice_id, payloads, **({"market": market} if market else {}))

@@ -104,3 +104,20 @@ def klass(code: str) -> str:
 def subtree(root: str) -> list[Concept]:
     start = prefix(root)
     return [c for code, c in concepts().items() if code.startswith(start)]
+
+
+def search(query: str, limit: int = 20) -> list[Concept]:
+    """Concepts whose code or label in any language holds ``query`` (case-insensitive;
+    Simplified finds Traditional and back): whole-label matches first, then shorter labels."""
+    from ..chinese import to_simplified
+
+    query = " ".join(query.split()).lower()
+    if not query:
+        return []
+    simplified = to_simplified(query)
+    found = []
+    for c in concepts().values():
+        if c.code.startswith(query) or query in c.en.lower() or simplified in c.zh:
+            exact = query in (c.en.lower(), c.zh, c.zht) or simplified == c.zh
+            found.append((not exact, len(c.en), c.code, c))
+    return [item[-1] for item in sorted(found)[:limit]]

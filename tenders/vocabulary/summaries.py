@@ -99,6 +99,27 @@ def kind_of(code: str, nature: str = "") -> str:
     return "supplies" if division < 45 or division == 48 else "services"
 
 
+# How each broad category is bought, when no concept says: works are built, goods supplied;
+# the other categories are services.
+WORKS_CATEGORIES = frozenset({"construction-works", "civil-engineering", "building-maintenance"})
+GOODS_CATEGORIES = frozenset(
+    {
+        "it-hardware",
+        "medical-supplies",
+        "pharmaceuticals",
+        "laboratory-scientific",
+        "vehicles-fleet",
+        "office-supplies-furniture",
+    }
+)
+
+
+def category_kind(slug: str) -> str:
+    if slug in WORKS_CATEGORIES:
+        return "works"
+    return "supplies" if slug in GOODS_CATEGORIES else "services"
+
+
 def _lower_first(text: str) -> str:
     return text if text[1:2].isupper() else text[:1].lower() + text[1:]
 
