@@ -52,5 +52,6 @@ def to_traditional(text: str) -> str:
 
 @lru_cache(maxsize=65_536)
 def to_simplified(text: str) -> str:
-    """Traditional -> Simplified Chinese (OpenCC ``t2s``); other scripts pass through."""
-    return _converter("t2s").convert(text)
+    """Traditional (Hong Kong, Taiwan or standard forms: 衞 and 衛 alike) -> Simplified Chinese
+    (OpenCC ``hk2s``); other scripts pass through."""
+    return _converter("hk2s").convert(text)

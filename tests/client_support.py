@@ -44,8 +44,8 @@ SMALL = [
         amount=Decimal("1000000"),
         lead_ok=True,
         en="Supply of patient monitors for public hospitals.",
-        zh="供应医院病人监察仪。",
-        zht="供應醫院病人監察儀。",
+        zh="供应医院病人监护仪。",
+        zht="供應醫院病人監護儀。",
     ),
     dict(
         listing_id="AT-TEST-0000000002",
@@ -65,9 +65,9 @@ SMALL = [
         days=45,
         amount=Decimal("20000000"),
         lead_ok=True,
-        en="Supply of seasonal influenza vaccines.",
-        zh="供应季节性流感疫苗。",
-        zht="供應季節性流感疫苗。",
+        en="Supply of influenza vaccines.",
+        zh="供应流感疫苗。",
+        zht="供應流感疫苗。",
     ),
     dict(
         listing_id="AT-TEST-0000000004",

@@ -19,7 +19,7 @@ from tests.factories import SourceTenderFactory, category
 
 MEDICAL = (
     "Maintenance of medical imaging equipment for public clinics.",
-    "公立诊所医疗影像设备维修。",
+    "公共诊所医疗影像设备维修。",
 )
 OTHER = ("Cleaning services for public office buildings.", "公共办公楼清洁服务。")
 CATEGORIES = ("it-hardware", "cleaning-hygiene", "construction-works")

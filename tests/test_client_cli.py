@@ -53,7 +53,7 @@ LINES = {
     "AT-TEST-0000000002": "AT-TEST-0000000002  SG   2_4w     -        no    yes  "
     "IT hardware and equipment     Network switches and wireless access points.",
     "AT-TEST-0000000003": "AT-TEST-0000000003  GB   gt_4w    gt_10m   yes   yes  "
-    "Pharmaceuticals               Supply of seasonal influenza vaccines.",
+    "Pharmaceuticals               Supply of influenza vaccines.",
 }
 
 
@@ -78,11 +78,11 @@ def test_list_in_traditional_chinese_aligns_by_display_width(small):
     )
     lines = {
         "AT-TEST-0000000001": "AT-TEST-0000000001  HK   le_2w            500k_2m  yes   yes  "
-        "醫療用品及設備      供應醫院病人監察儀。",
+        "醫療用品及設備      供應醫院病人監護儀。",
         "AT-TEST-0000000002": "AT-TEST-0000000002  SG   2_4w             -        no    yes  "
         "信息技術硬件及設備  網絡交換器及無線接入點。",
         "AT-TEST-0000000003": "AT-TEST-0000000003  GB   gt_4w            gt_10m   yes   yes  "
-        "藥品                供應季節性流感疫苗。",
+        "藥品                供應流感疫苗。",
         "AT-TEST-0000000004": "AT-TEST-0000000004  HK   deadline_passed  lt_500k  no    yes  "
         "建築工程            公共圖書館室內翻新工程。",
     }
@@ -174,7 +174,7 @@ def test_list_all_reads_every_page_and_draws_progress_on_a_terminal(small):
         "AT-TEST-0000000002": "AT-TEST-0000000002  SG   2_4w             -        no    yes  "
         "IT hardware and equipment     Network switches and wireless access points.",
         "AT-TEST-0000000003": "AT-TEST-0000000003  GB   gt_4w            gt_10m   yes   yes  "
-        "Pharmaceuticals               Supply of seasonal influenza vaccines.",
+        "Pharmaceuticals               Supply of influenza vaccines.",
         "AT-TEST-0000000004": "AT-TEST-0000000004  HK   deadline_passed  lt_500k  no    yes  "
         "Construction works            Interior refurbishment of a public library.",
     }
@@ -210,8 +210,8 @@ def test_get_prints_every_field_of_a_row(small):
         "category.name_zh   医疗用品及设备\n"
         "category.name_zht  醫療用品及設備\n"
         "summary_en         Supply of patient monitors for public hospitals.\n"
-        "summary_zh         供应医院病人监察仪。\n"
-        "summary_zht        供應醫院病人監察儀。\n"
+        "summary_zh         供应医院病人监护仪。\n"
+        "summary_zht        供應醫院病人監護儀。\n"
         "value_band         500k_2m\n"
         "closing_bucket     le_2w\n"
         "lead_ok            yes\n"

@@ -9,14 +9,12 @@ from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.auth import get_user_model
 
 from tenders import curation
-from tenders.chinese import to_traditional
 from tenders.curation import CurationError
-from tenders.drafting import draft_summaries
 from tenders.models import Issue, SourceTender
 from tenders.publication import passes
-from tenders.sanitize import RecordSecrets, scan
 from tenders.sanitize.loading import GateData, current_gate
 from tenders.selectors import current_issue
+from tenders.vocabulary.cpv import concept
 from tests.factories import SourceTenderFactory, category
 
 pytestmark = pytest.mark.django_db
@@ -39,148 +37,74 @@ def log_of(obj):
     )
 
 
-# --- drafting (pure) -----------------------------------------------------------------------
+# --- drafting from concepts ----------------------------------------------------------------
 
 
-def test_drafts_are_deterministic_templates_per_kind_of_category():
-    goods = draft_summaries(
-        category_slug="it-hardware",
-        category_en="IT hardware and equipment",
-        category_zh="信息技术硬件及设备",
-        market="SG",
-        value_band="500k_2m",
-        need_en="supply of laptop computers",
-        need_zh="供应手提电脑",
-    )
-    assert goods.en == (
-        "Supply of laptop computers. A public-sector buyer in Singapore is looking for "
-        "suppliers of IT hardware and equipment, a mid-sized contract."
-    )
-    assert (
-        goods.zh
-        == "新加坡公营机构采购项目——供应手提电脑。现招募信息技术硬件及设备供应商，属中等规模的合约。"
-    )
-    assert goods.zht == to_traditional(goods.zh)
-    works = draft_summaries(
-        category_slug="civil-engineering",
-        category_en="Civil engineering and infrastructure",
-        category_zh="土木工程及基础设施",
-        market="HK",
-        value_band=None,
-    )
-    assert works.en == (
-        "Civil engineering and infrastructure. A public-sector buyer in Hong Kong is looking "
-        "for contractors for civil engineering and infrastructure."
-    )
-    assert works.zh == "香港公营机构采购项目——土木工程及基础设施。现招募土木工程及基础设施承建商。"
-    service = draft_summaries(
-        category_slug="cleaning-hygiene",
-        category_en="Cleaning and hygiene services",
-        category_zh="清洁及卫生服务",
-        market="GB",
-        value_band="gt_10m",
-    )
-    assert service.zh.endswith("现招募清洁及卫生服务供应商，属大型合约。")
+def test_draft_summaries_uses_each_records_own_concepts_and_sends_approved_back(staff):
+    scanner = SourceTenderFactory(concepts=["33112200"], market="CA")
+    chairs = SourceTenderFactory(status=DRAFT, concepts=["39112000"], market="SG")
 
+    result = curation.tenders_draft_summaries(ids=[scanner.pk, chairs.pk], user=staff)
 
-def test_every_category_market_and_band_drafts_clean_text():
-    from tenders.demo import NEEDS
-    from tenders.markets import MARKETS
-    from tenders.models import Category
-
-    for cat in Category.objects.all():
-        for market in MARKETS:
-            for band in (None, "lt_500k", "500k_2m", "2m_10m", "gt_10m"):
-                need_en, need_zh = NEEDS[cat.slug][0]
-                draft = draft_summaries(
-                    category_slug=cat.slug,
-                    category_en=cat.name_en,
-                    category_zh=cat.name_zh,
-                    market=market,
-                    value_band=band,
-                    need_en=need_en,
-                    need_zh=need_zh,
-                )
-                assert scan(draft.as_dict(), RecordSecrets(market=market)) == [], draft
-
-
-# --- record services -----------------------------------------------------------------------
-
-
-def test_draft_summaries_fills_all_three_and_sends_approved_records_back_to_draft(staff):
-    approved = SourceTenderFactory(amount=Decimal("8000000"), currency="HKD")
-    draft = SourceTenderFactory(status=DRAFT, amount=None, currency="", market="SG")
-
-    result = curation.tenders_draft_summaries(
-        ids=[approved.pk, draft.pk],
-        user=staff,
-        need_en="  Supply of <b>network</b> switches ",
-        need_zh="供应网络交换器",
-    )
-
-    assert [t.pk for t in result.done] == [approved.pk, draft.pk]
+    assert [t.pk for t in result.done] == [scanner.pk, chairs.pk]
     assert result.refused == {} and result.notes == {}
-    approved.refresh_from_db()
-    draft.refresh_from_db()
-    assert approved.status == DRAFT and draft.status == DRAFT
-    assert approved.summary_en == (
-        "Supply of network switches. A public-sector buyer in Hong Kong is looking for "
-        "suppliers of IT hardware and equipment, a mid-sized contract."
-    )
-    assert approved.summary_zh == (
-        "香港公营机构采购项目——供应网络交换器。现招募信息技术硬件及设备供应商，属中等规模的合约。"
-    )
-    assert approved.summary_zht == to_traditional(approved.summary_zh)
-    assert draft.summary_en.endswith(
-        "in Singapore is looking for suppliers of IT hardware and equipment."
-    )
-    assert log_of(approved) == [("curator", CHANGE, "Drafted the three summaries.")]
+    scanner.refresh_from_db()
+    chairs.refresh_from_db()
+    assert scanner.status == DRAFT and chairs.status == DRAFT
+    assert scanner.summary_en == "Ultrasonic unit. Supplies for a public buyer in Canada."
+    assert scanner.summary_zh == "采购内容：超声波设备。加拿大公共机构采购货物。"
+    assert scanner.summary_zht == "採購內容：超聲波設備。加拿大公營機構採購貨物。"
+    assert chairs.summary_en.startswith(concept("39112000").en + ". Supplies for a public")
+    assert log_of(scanner) == [("curator", CHANGE, "Drafted the three summaries.")]
 
 
-def test_a_need_that_names_the_buyer_is_refused_for_that_record_only(staff):
-    harbour = SourceTenderFactory(status=DRAFT)  # buyer: Harbour District Works Office
-    other = SourceTenderFactory(status=DRAFT, buyer_name="Leeds City Council", market="GB")
-    before = harbour.summary_en
-
-    result = curation.tenders_draft_summaries(
-        ids=[harbour.pk, other.pk],
-        user=staff,
-        need_en="Road works for Harbour District Works Office",
-    )
-
-    assert [t.pk for t in result.done] == [other.pk]
-    assert list(result.refused) == [harbour.listing_id]
-    assert result.refused[harbour.listing_id][0].startswith("the need contains the buyer's name")
-    harbour.refresh_from_db()
-    assert harbour.summary_en == before and log_of(harbour) == []
-
-
-def test_a_need_with_generic_findings_is_refused_and_nothing_is_written(staff):
-    record = SourceTenderFactory(status=DRAFT)
-    before = record.summary_en
-    with pytest.raises(CurationError, match="e-mail address"):
-        curation.tenders_draft_summaries(
-            ids=[record.pk], user=staff, need_en="Ask tenders@example.org"
-        )
-    with pytest.raises(CurationError, match="under 160 characters"):
-        curation.tenders_draft_summaries(ids=[record.pk], user=staff, need_en="x" * 161)
-    record.refresh_from_db()
-    assert record.summary_en == before and not LogEntry.objects.exists()
-
-
-def test_draft_without_a_rate_notes_it_and_drafts_without_a_size(staff):
-    record = SourceTenderFactory(status=DRAFT, amount=Decimal("5000"), currency="JPY")
+def test_a_record_without_concepts_names_its_category_and_says_so(staff):
+    record = SourceTenderFactory(status=DRAFT, category=category("medical-supplies"), market="MO")
     result = curation.tenders_draft_summaries(ids=[record.pk], user=staff)
-    assert result.notes == {
+    assert result.notes == {record.listing_id: ["no concept: the summary names the category"]}
+    record.refresh_from_db()
+    assert record.summary_zh == "采购内容：医疗用品及设备。澳门公共机构采购货物。"
+    assert record.summary_zht == "採購內容：醫療用品及設備。澳門公營機構採購貨物。"
+
+
+def test_setting_concepts_drafts_from_them_and_refuses_unknown_codes(staff):
+    record = SourceTenderFactory(status=DRAFT, market="HK")
+    curation.tender_set_concepts(tender_id=record.pk, codes=["33112200", "33100000"], user=staff)
+    record.refresh_from_db()
+    assert record.concepts == ["33112200", "33100000"]
+    assert record.summary_zh.startswith("采购内容：超声波设备（另含：医疗设备）。香港公共机构")
+    assert log_of(record)[-1][2].startswith("Concepts: 33112200 Ultrasonic unit, 33100000")
+    for codes, message in (
+        (["12345678"], "Not CPV 2008 codes"),
+        (["33112200"] * 2, "Each concept once"),
+        (["03000000", "09000000", "14000000", "15000000"], "at most 3"),
+    ):
+        with pytest.raises(CurationError, match=message):
+            curation.tender_set_concepts(tender_id=record.pk, codes=codes, user=staff)
+    record.refresh_from_db()
+    assert record.concepts == ["33112200", "33100000"]
+
+
+def test_approval_refuses_words_outside_the_vocabulary_until_a_second_person_adds_them(staff):
+    record = SourceTenderFactory(
+        status=DRAFT, summary_en="Ultrasonic unit for the Kitchener clinic.", concepts=["33112200"]
+    )
+    result = curation.tenders_approve(ids=[record.pk], user=staff)
+    assert result.refused == {
         record.listing_id: [
-            "drafted without a size: No USD rate for currency 'JPY'; add it under Currency rates."
+            "out_of_vocabulary in summary_en: Ultrasonic unit for the Kitchener clinic."
         ]
     }
-    record.refresh_from_db()
-    assert record.summary_en == (
-        "IT hardware and equipment. A public-sector buyer in Hong Kong is looking for "
-        "suppliers of IT hardware and equipment."
+    from tenders import allowances
+
+    allowances.allowance_add(
+        kind="out_of_vocabulary",
+        phrase="Kitchener",
+        reason="a brand of ultrasound probe",
+        tender=None,
+        user=staff,
     )
+    assert [t.pk for t in curation.tenders_approve(ids=[record.pk], user=staff).done] == [record.pk]
 
 
 def test_approve_refuses_records_with_findings_and_approves_the_rest(staff):
@@ -307,18 +231,6 @@ def test_withdraw_refuses_bad_input_with_a_clear_message(staff, t0):
     with pytest.raises(CurationError, match="Give a reason"):
         curation.issue_withdraw_row(listing_id=record.listing_id, reason="  ", user=staff)
     assert Issue.objects.count() == 1 and current_issue().rows_total == 1
-
-
-def test_a_draft_keeps_the_category_vocabulary(staff):
-    record = SourceTenderFactory(status=DRAFT, category=category("medical-supplies"), market="MO")
-    curation.tenders_draft_summaries(ids=[record.pk], user=staff)
-    record.refresh_from_db()
-    assert record.summary_zh == (
-        "澳门公营机构采购项目——医疗用品及设备。现招募医疗用品及设备供应商，属规模较小的合约。"
-    )
-    assert record.summary_zht == (
-        "澳門公營機構採購項目——醫療用品及設備。現招募醫療用品及設備供應商，屬規模較小的合約。"
-    )
 
 
 def test_publication_re_runs_the_gate_on_approved_records(staff, t0):

@@ -86,7 +86,7 @@ def test_a_feed_in_traditional_chinese_with_filters(client, feed):
         "http://testserver/zh-hant/tenders/?q=%E5%8C%BB%E7%96%97&market=HK%2CSG%2CAU%2CCA"
     )
     assert [e.id for e in parsed.entries] == [tag(r["asaptic_id"]) for r in expected]
-    assert {e.summary for e in parsed.entries} == {"公立診所醫療影像設備維修。"}
+    assert {e.summary for e in parsed.entries} == {"公共診所醫療影像設備維修。"}
     assert parsed.entries[0].link.startswith("http://testserver/zh-hant/tenders/AT-TEST-PG")
 
 

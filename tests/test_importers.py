@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from tenders.drafting import draft_summaries
 from tenders.importers import classify, csvfile, eforms, gld, ocds
 from tenders.importers.http import HttpPolicy, open_url, retry_after
 from tenders.importers.notice import (
@@ -85,31 +84,6 @@ def test_languages_titles_and_need_phrases():
         "Standing list of construction contractors"
     )
     assert need_phrase("<p>Lismore TAFE&nbsp;Flood Works</p>") == "Lismore TAFE Flood Works"
-
-
-def test_drafting_adds_the_procedure_in_both_languages():
-    draft = draft_summaries(
-        category_slug="cleaning-hygiene",
-        category_en="Cleaning and hygiene services",
-        category_zh="清洁及卫生服务",
-        market="HK",
-        value_band=None,
-        need_en="Cleaning of public markets",
-        need_zh="公众街市清洁服务",
-        procedure="open",
-    )
-    assert draft.en == (
-        "Cleaning of public markets. A public-sector buyer in Hong Kong is looking for providers "
-        "of cleaning and hygiene services. Open procedure: any qualified supplier may bid."
-    )
-    assert draft.zh == (
-        "香港公营机构采购项目——公众街市清洁服务。现招募清洁及卫生服务供应商。"
-        "公开招标，合资格供应商均可投标。"
-    )
-    assert draft.zht == (
-        "香港公營機構採購項目——公衆街市清潔服務。現招募清潔及衛生服務供應商。"
-        "公開招標，合資格供應商均可投標。"
-    )
 
 
 # --- OCDS ----------------------------------------------------------------------------------

@@ -192,7 +192,7 @@ def test_a_chinese_search_finds_traditional_summaries(client, feed):
     assert (
         '<p class="count" role="status" id="total" data-total="12">共 12 項招標符合條件。' in page
     )
-    assert page.count('<p class="summary">公立診所醫療影像設備維修。</p>') == 12
+    assert page.count('<p class="summary">公共診所醫療影像設備維修。</p>') == 12
 
 
 @pytest.mark.parametrize(

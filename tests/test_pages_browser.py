@@ -90,7 +90,7 @@ def test_a_person_browses_searches_and_asks_for_a_quote(live_server, browser_pag
         if "醫療" in r["summary_zht"] and r["closing_bucket"] != "deadline_passed"
     ]
     assert listed(page) == medical and len(medical) == 12
-    assert set(page.locator("p.summary").all_inner_texts()) == {"公立診所醫療影像設備維修。"}
+    assert set(page.locator("p.summary").all_inner_texts()) == {"公共診所醫療影像設備維修。"}
     shot(page, "04-search-zh-hant")
     accessible(page, "04-search-zh-hant")
 

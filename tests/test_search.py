@@ -161,8 +161,8 @@ class TestMatchesOnTheSnapshot:
         texts = {
             "AT-TEST-0000000001": (
                 "Supply of patient monitors",
-                "供应病人监察仪",
-                "供應病人監察儀",
+                "供应病人监护仪",
+                "供應病人監護儀",
             ),
             "AT-TEST-0000000002": ("Cloud hosting services", "云端托管服务", "雲端託管服務"),
             "AT-TEST-0000000003": ("Supply of IT设备 for clinics", "医疗设备", "醫療設備"),
@@ -193,7 +193,7 @@ class TestMatchesOnTheSnapshot:
             ("it hardware", ["1", "2", "3", "4"]),  # the category name is searched too
             ("信息技术", ["1", "2", "3", "4"]),
             ("supply 医疗", ["3"]),  # several terms: every one must match
-            ("監察 supply", ["1"]),
+            ("監護 supply", ["1"]),
             ("supply clinics", ["3"]),
             ('"supply of"', ["1", "3"]),
             ('"of supply"', []),

@@ -114,10 +114,16 @@ def search(query: str, limit: int = 20) -> list[Concept]:
     query = " ".join(query.split()).lower()
     if not query:
         return []
+    from .classify import index
+
     simplified = to_simplified(query)
-    found = []
+    found = {}
     for c in concepts().values():
         if c.code.startswith(query) or query in c.en.lower() or simplified in c.zh:
             exact = query in (c.en.lower(), c.zh, c.zht) or simplified == c.zh
-            found.append((not exact, len(c.en), c.code, c))
-    return [item[-1] for item in sorted(found)[:limit]]
+            found[c.code] = (0 if exact else 1, len(c.en), c.code)
+    # The curated keywords too: "ultrasound" finds the ultrasonic unit.
+    for code, score in index(with_learned=False).hits(query).items():
+        found.setdefault(code, (2, -score, code))
+    ranked = sorted(found.values())[:limit]
+    return [concepts()[code] for *_, code in ranked]

@@ -22,10 +22,10 @@ CATEGORIES = ["medical-supplies", "it-hardware", "pharmaceuticals", "constructio
 SUMMARIES = {
     "medical-supplies": (
         "Supply of patient monitors for public hospitals.",
-        "供应医院病人监察仪。",
+        "供应医院病人监护仪。",
     ),
     "it-hardware": ("Network switches and wireless access points.", "网络交换器及无线接入点。"),
-    "pharmaceuticals": ("Supply of seasonal influenza vaccines.", "供应季节性流感疫苗。"),
+    "pharmaceuticals": ("Supply of influenza vaccines.", "供应流感疫苗。"),
     "construction-works": (
         "Interior refurbishment of a public library.",
         "公共图书馆室内翻新工程。",
