@@ -30,20 +30,46 @@ def main() -> None:
     )
     parser.add_argument("--no-learned", action="store_true", help="without the learned phrases")
     parser.add_argument("--show", type=int, default=0, help="print N wrong answers per source")
+    parser.add_argument(
+        "--tune",
+        action="store_true",
+        help="never read the held-out part: learn from two thirds of the rest, measure on the "
+        "other third (for choosing thresholds and keywords)",
+    )
+    parser.add_argument("--min-score", type=float, help="try another TITLE_MIN_SCORE")
+    parser.add_argument("--margin", type=float, help="try another TITLE_MARGIN")
     args = parser.parse_args()
 
-    from tenders.vocabulary.classify import by_title, refine
+    from tenders.vocabulary import classify
+
+    if args.min_score is not None:
+        classify.TITLE_MIN_SCORE = args.min_score
+    if args.margin is not None:
+        classify.TITLE_MARGIN = args.margin
+
+    from tenders.vocabulary.classify import build_index, by_title, refine
     from tenders.vocabulary.cpv import concept, level_of
-    from tenders.vocabulary.samples import samples
+    from tenders.vocabulary.learn import learn
+    from tenders.vocabulary.samples import held_out, samples
+
+    using = None
+    every = [s for s in samples() if s.truth]
+    if args.tune:
+        every = [s for s in every if not s.held_out]
+        fold = [s for s in every if held_out("tune:" + s.notice.notice_id)]
+        rest = [s for s in every if not held_out("tune:" + s.notice.notice_id)]
+        learned = learn([(s.notice.title, s.truth) for s in rest])
+        using = build_index([(phrase, code) for phrase, code, _ in learned])
+        every = fold
 
     stats: dict[str, dict] = defaultdict(lambda: defaultdict(int))
     wrong: dict[str, list] = defaultdict(list)
-    for sample in samples():
-        if not sample.truth or not (args.all or sample.held_out):
+    for sample in every:
+        if not (args.all or args.tune or sample.held_out):
             continue
         s, truth, title = stats[sample.source], sample.truth, sample.notice.title
         s["notices"] += 1
-        guess = by_title(title, with_learned=not args.no_learned)
+        guess = by_title(title, with_learned=not args.no_learned, using=using)
         if guess:
             s["named"] += 1
             s["division_ok"] += guess[:2] == truth[:2]
@@ -63,6 +89,8 @@ def main() -> None:
         return f"{100 * a / b:5.1f} % ({a}/{b})" if b else "    - "
 
     part = "all notices" if args.all else "held-out notices only"
+    if args.tune:
+        part = "a third of the training part (learned from the other two thirds)"
     learned = "without" if args.no_learned else "with"
     print(f"Title classifier, {part}, {learned} learned phrases")
     columns = ("coverage", "division", "group", "class")

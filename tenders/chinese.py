@@ -46,8 +46,9 @@ def hong_kong_wording(text: str) -> str:
 @lru_cache(maxsize=65_536)
 def to_traditional(text: str) -> str:
     """Simplified (mainland wording) -> Traditional (Hong Kong wording); other scripts pass
-    through."""
-    return _converter("s2hk").convert(hong_kong_wording(text))
+    through. (``s2hk`` stops at a NUL character, so text is converted around them.)"""
+    convert = _converter("s2hk").convert
+    return "\0".join(convert(part) for part in hong_kong_wording(text).split("\0"))
 
 
 @lru_cache(maxsize=65_536)

@@ -17,9 +17,36 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from . import ids
-from .chinese import to_traditional
 from .markets import MARKETS
+from .vocabulary.summaries import Facts, build
 
+# The concept (CPV code) of each need below, in the same order: the public summaries are built
+# from its labels (``vocabulary.summaries``), the need itself stays in the private title.
+CONCEPTS: dict[str, tuple[str, str, str]] = {
+    "construction-works": ("45210000", "45214200", "45453100"),
+    "civil-engineering": ("45233142", "45221113", "45262620"),
+    "building-maintenance": ("50750000", "45261420", "50730000"),
+    "architecture-engineering-design": ("71220000", "71312000", "71321000"),
+    "facilities-management": ("79993000", "70330000", "77314000"),
+    "cleaning-hygiene": ("90911200", "90922000", "90910000"),
+    "security-services": ("79713000", "79714000", "79952000"),
+    "it-hardware": ("30213000", "32420000", "48820000"),
+    "software-it-services": ("72212000", "72415000", "72800000"),
+    "telecommunications": ("64212000", "32412000", "32552000"),
+    "medical-supplies": ("33195000", "33141420", "33112200"),
+    "pharmaceuticals": ("33651600", "33651100", "33652100"),
+    "laboratory-scientific": ("38434000", "38900000", "38433100"),
+    "consulting-professional": ("79411000", "79140000", "79212000"),
+    "financial-insurance": ("66518100", "66110000", "66600000"),
+    "transport-logistics": ("60130000", "63120000", "64120000"),
+    "vehicles-fleet": ("34144900", "50110000", "34144510"),
+    "energy-utilities": ("09310000", "09331200", "34993000"),
+    "environmental-waste": ("90511000", "90524000", "90731000"),
+    "education-training": ("80532000", "80580000", "80420000"),
+    "office-supplies-furniture": ("39130000", "30190000", "30232110"),
+    "food-catering": ("55320000", "55321000", "15300000"),
+    "marketing-communications": ("79341000", "72413000", "79530000"),
+}
 # (slug -> [(english need, simplified chinese need), ...])
 NEEDS: dict[str, list[tuple[str, str]]] = {
     "construction-works": [
@@ -139,11 +166,6 @@ NEEDS: dict[str, list[tuple[str, str]]] = {
     ],
 }
 
-PROCEDURES = [
-    ("Open tender", "公开招标"),
-    ("Restricted procedure with pre-qualification", "设资格预审的限制性程序"),
-    ("Request for proposals", "征求建议书"),
-]
 SCOPES = [
     ("Includes delivery, installation and commissioning", "包括交付、安装及调试"),
     ("Includes a warranty and maintenance period", "包括保用及维修保养期"),
@@ -154,6 +176,9 @@ SCOPES = [
     ("Includes training for user staff", "包括为使用者员工提供培训"),
 ]
 TERMS = (12, 18, 24, 36, 48, 60)
+LOTS = (0, 0, 0, 2, 3, 5)
+DEMO_PROCEDURES = ("open", "open", "selective", "limited", "negotiated")
+BUYER_KINDS = ("", "", "cga", "la", "body-pl")
 
 # Per market: plausible buyers, a reference maker, and the source site's host.
 BUYERS = {
@@ -234,6 +259,7 @@ class DemoRecord:
     summary_en: str
     summary_zh: str
     summary_zht: str
+    concepts: tuple[str, ...]
     lead_ok: bool
     status: str
     withheld_reason: str
@@ -252,10 +278,19 @@ def demo_records(count: int, *, seed: int, at: datetime) -> Iterator[DemoRecord]
         seen.add(listing_id)
         market = rng.choice(markets)
         slug = rng.choice(slugs)
-        need_en, need_zh = rng.choice(NEEDS[slug])
-        proc_en, proc_zh = rng.choice(PROCEDURES)
-        scope_en, scope_zh = rng.choice(SCOPES)
+        which = rng.randrange(len(NEEDS[slug]))
+        need_en, need_zh = NEEDS[slug][which]
+        scope_en, _ = rng.choice(SCOPES)
         term = rng.choice(TERMS)
+        facts = Facts(
+            market=market.code,
+            concepts=(CONCEPTS[slug][which],),
+            framework=rng.random() < 0.15,
+            lots=rng.choice(LOTS),
+            duration_months=term,
+            procedure=rng.choice(DEMO_PROCEDURES),
+            buyer_kind=rng.choice(BUYER_KINDS),
+        )
         buyer = rng.choice(BUYERS[market.code])
         host = HOSTS[market.code]
         deadline = (at + timedelta(minutes=rng.randrange(-20 * 1440, 100 * 1440))).replace(
@@ -266,14 +301,8 @@ def demo_records(count: int, *, seed: int, at: datetime) -> Iterator[DemoRecord]
         if rng.random() < 0.8:
             amount = Decimal(round(10 ** rng.uniform(4.3, 8.2), -3))
             currency = market.currency
-        summary_en = (
-            f"{proc_en}: {need_en} for a public-sector buyer in {market.name_en}. "
-            f"{scope_en}. Contract term about {term} months."
-        )
-        summary_zh = (
-            f"{proc_zh}：{market.name_zh}公营机构采购项目——{need_zh}。{scope_zh}。"
-            f"合约期约{term}个月。"
-        )
+        summaries = build(facts)
+        summary_en = summaries["en"]
         roll = rng.random()
         status, reason = "approved", ""
         if roll < 0.10:
@@ -298,11 +327,13 @@ def demo_records(count: int, *, seed: int, at: datetime) -> Iterator[DemoRecord]
             title=f"{need_en} ({reference})",
             description=(
                 f"{buyer} invites tenders: {need_en.lower()}. {scope_en}. "
-                f"Enquiries: procurement@{host.removeprefix('www.')}"
+                + (f"{need_zh}。" if market.code in ("HK", "MO") else "")
+                + f"Enquiries: procurement@{host.removeprefix('www.')}"
             ),
             summary_en=summary_en,
-            summary_zh=summary_zh,
-            summary_zht=to_traditional(summary_zh),
+            summary_zh=summaries["zh"],
+            summary_zht=summaries["zht"],
+            concepts=facts.concepts,
             lead_ok=rng.random() < 0.85,
             status=status,
             withheld_reason=reason,

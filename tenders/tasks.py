@@ -40,6 +40,7 @@ PUBLISH = "publish"
 IMPORT = "import"
 POSTINGS = "postings"
 GATE_CHECK = "gate-check"
+REDRAFT = "redraft"
 
 
 def publication_enqueue(*, user: AbstractBaseUser | None) -> Job:
@@ -189,6 +190,36 @@ def _check_gate(job: Job, progress: Progress) -> Outcome:
 @task()
 def check_gate_task(job_id: int) -> dict:
     return run_job(job_id, _check_gate)
+
+
+# --- re-drafting --------------------------------------------------------------------------
+
+
+def redraft_enqueue(*, user: AbstractBaseUser | None) -> Job:
+    """Queue a re-draft of the imported records (``manage.py redraft_summaries``' work)."""
+    return job_enqueue(
+        task=redraft_task,
+        kind=REDRAFT,
+        label="Re-draft imported summaries from the vocabulary",
+        lock_key=REDRAFT,
+        user=user,
+    )
+
+
+def _redraft(job: Job, progress: Progress) -> Outcome:
+    from .importers.redraft import redraft_imported
+    from .management.commands.redraft_summaries import summary_text
+
+    result = redraft_imported(progress=lambda done, total: progress("redraft", done, total))
+    return Outcome(
+        message=summary_text(result),
+        data={"redrafted": result.redrafted, "edited": [e[0] for e in result.edited[:100]]},
+    )
+
+
+@task()
+def redraft_task(job_id: int) -> dict:
+    return run_job(job_id, _redraft)
 
 
 # --- imports ------------------------------------------------------------------------------

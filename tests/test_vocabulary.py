@@ -133,7 +133,7 @@ def test_the_tree_of_codes():
     assert parent("33000000") is None
     assert in_subtree("33112200", "33100000") and not in_subtree("33112200", "33600000")
     assert nearest("33112200-1").code == "33112200"
-    assert nearest("33199999").code == "33190000"  # unknown subcategory: its nearest ancestor
+    assert nearest("33112999").code == "33112000"  # unknown subcategory: its nearest ancestor
 
 
 def test_search_finds_a_concept_in_any_language_or_by_code():
@@ -207,7 +207,11 @@ def test_every_summary_built_from_the_vocabulary_passes_the_coverage_check():
     [
         ("Advisory services (23530-140468/a)", "en", ["23530", "140468"]),
         ("Renovation at 400-440 Strasburg Road, Kitchener", "en", ["Strasburg", "Kitchener"]),
-        ("Court reporting services for the Embassy of Canada in Haiti", "en", ["Haiti"]),
+        (
+            "Court reporting services for the Embassy of Canada in Haiti",
+            "en",
+            ["reporting", "Embassy", "Haiti"],
+        ),
         ("Supply of network switches for a public body.", "en", []),
         ("超声波设备。卫生署采购货物。", "zh", ["署"]),
         ("超聲波設備。荃灣區採購貨物。", "zht", ["荃灣區"]),

@@ -21,6 +21,7 @@ from ..models import Job
 KINDS = {
     tasks.PUBLISH: ("tenders.add_issue", "admin:tenders_issue_changelist"),
     tasks.IMPORT: ("tenders.run_import", "admin:tenders_importrun_changelist"),
+    tasks.REDRAFT: ("tenders.change_sourcetender", "admin:tenders_sourcetender_changelist"),
 }
 
 

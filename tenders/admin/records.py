@@ -17,14 +17,16 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from .. import allowances, curation
+from .. import allowances, curation, tasks
 from ..curation import CurationError
+from ..jobs import JobBusy
 from ..models import SourceTender
 from ..sanitize import KIND_LABELS, Finding, clean_text
 from ..sanitize.allow import NEVER_ALLOWED
 from ..vocabulary.cpv import concept
 from ..vocabulary.cpv import search as search_concepts
 from .imports import imported_notice_html
+from .jobs import busy_message
 
 MESSAGE_LIMIT = 10
 
@@ -261,6 +263,7 @@ class ReasonForm(forms.Form):
 class SourceTenderAdmin(admin.ModelAdmin):
     form = SourceTenderForm
     change_form_template = "admin/tenders/sourcetender/change_form.html"
+    change_list_template = "admin/tenders/sourcetender/change_list.html"
     list_display = (
         "listing_id",
         "short_title",
@@ -382,6 +385,11 @@ class SourceTenderAdmin(admin.ModelAdmin):
         info = self.opts.app_label, self.opts.model_name
         return [
             path(
+                "redraft/",
+                self.admin_site.admin_view(self.redraft_view),
+                name="{}_{}_redraft".format(*info),
+            ),
+            path(
                 "concepts/",
                 self.admin_site.admin_view(self.concepts_view),
                 name="{}_{}_concepts".format(*info),
@@ -398,6 +406,31 @@ class SourceTenderAdmin(admin.ModelAdmin):
             ),
             *super().get_urls(),
         ]
+
+    def redraft_view(self, request: HttpRequest):
+        """Queue the re-draft of every imported record from the vocabulary (a job)."""
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        page = reverse("admin:tenders_sourcetender_changelist", current_app=self.admin_site.name)
+        if request.method != "POST":
+            return HttpResponseRedirect(page)
+        try:
+            job = tasks.redraft_enqueue(user=request.user)
+        except JobBusy as busy:
+            self.message_user(request, busy_message(busy), messages.WARNING)
+        else:
+            link = reverse("admin:tenders_job_change", args=[job.pk])
+            self.message_user(
+                request,
+                format_html(
+                    'Re-drafting imported summaries: <a href="{}">job #{}</a> shows its '
+                    "progress; its message lists the records a person edited.",
+                    link,
+                    job.pk,
+                ),
+                messages.SUCCESS,
+            )
+        return HttpResponseRedirect(page)
 
     def concepts_view(self, request: HttpRequest):
         """Concepts whose code or label holds ``q``, in any of the three languages (JSON)."""

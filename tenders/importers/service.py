@@ -364,7 +364,9 @@ NOTICE_FIELDS = [
 ]  # fmt: skip
 
 
-def _category(context: _Context, notice: Notice) -> tuple[Category, tuple[str, ...], list[str]]:
+def categorize(
+    categories: dict[str, Category], notice: Notice
+) -> tuple[Category, tuple[str, ...], list[str]]:
     """The record's broad category, its concepts (CPV codes, main first) and notes for the
     curator: a concept found by the title alone is a guess, none found is listed."""
     notes = []
@@ -374,14 +376,14 @@ def _category(context: _Context, notice: Notice) -> tuple[Category, tuple[str, .
     elif not found.codes:
         notes.append("no concept found: the summary names the broad category; pick a concept")
     if notice.category:
-        if notice.category in context.categories:
-            return context.categories[notice.category], found.codes, notes
+        if notice.category in categories:
+            return categories[notice.category], found.codes, notes
         notes.append(f"category {notice.category!r} is not one of ours: classified instead")
     codes = [("CPV", found.main, "")] if found.codes else notice.classifications
     slug, how = classify(codes, words=f"{notice.title} {notice.need_zh}", nature=notice.nature)
     if how in ("default", "keywords") or how.startswith("nature"):
         notes.append(f"category guessed ({how}): check it")
-    category = context.categories.get(slug) or next(iter(context.categories.values()))
+    category = categories.get(slug) or next(iter(categories.values()))
     return category, found.codes, notes
 
 
@@ -398,7 +400,7 @@ def _fill(tender: SourceTender, notice: Notice, category: Category) -> None:
     tender.description = notice.description
 
 
-def _draft(context: _Context, tender: SourceTender, notice: Notice) -> tuple[dict, list[str]]:
+def draft_record(tender: SourceTender, notice: Notice) -> tuple[dict, list[str]]:
     """The three summaries, built from the vocabulary only (``vocabulary.summaries``): the
     record's concepts and the notice's enumerated facts, never its text. The gate still scans
     the draft as a second line; its findings become notes for the curator."""
@@ -414,7 +416,7 @@ def draft_hash(summaries: dict) -> str:
     return hashlib.sha256(_canonical(summaries).encode()).hexdigest()
 
 
-def _summaries(tender: SourceTender) -> dict:
+def record_summaries(tender: SourceTender) -> dict:
     return {"en": tender.summary_en, "zh": tender.summary_zh, "zht": tender.summary_zht}
 
 
@@ -427,11 +429,11 @@ def _set_summaries(tender: SourceTender, summaries: dict) -> None:
 
 
 def _new_record(context: _Context, notice: Notice) -> tuple[SourceTender, ImportedNotice]:
-    category, concepts, notes = _category(context, notice)
+    category, concepts, notes = categorize(context.categories, notice)
     tender = SourceTender()
     _fill(tender, notice, category)
     tender.concepts = list(concepts)
-    draft, draft_notes = _draft(context, tender, notice)
+    draft, draft_notes = draft_record(tender, notice)
     _set_summaries(tender, draft)
     closed = bool(notice.closed_reason)
     tender.status = SourceTender.Status.CLOSED if closed else SourceTender.Status.DRAFT
@@ -462,7 +464,7 @@ def _update_record(context: _Context, imported: ImportedNotice, notice: Notice) 
     """Update the record from the notice; returns its status before."""
     tender = imported.tender
     was = tender.status
-    category, concepts, notes = _category(context, notice)
+    category, concepts, notes = categorize(context.categories, notice)
     if was != SourceTender.Status.DRAFT and (
         tender.category_id != category.pk or tender.concepts != list(concepts)
     ):
@@ -472,11 +474,11 @@ def _update_record(context: _Context, imported: ImportedNotice, notice: Notice) 
         notes = []
     _fill(tender, notice, category)
     tender.concepts = list(concepts)
-    draft, draft_notes = _draft(context, tender, notice)
-    edited = imported.draft_hash and draft_hash(_summaries(tender)) != imported.draft_hash
+    draft, draft_notes = draft_record(tender, notice)
+    edited = imported.draft_hash and draft_hash(record_summaries(tender)) != imported.draft_hash
     if edited:
         draft_notes.append("summaries were edited by staff: kept; check them against the update")
-    elif _summaries(tender) != draft:
+    elif record_summaries(tender) != draft:
         _set_summaries(tender, draft)
         if was == SourceTender.Status.APPROVED:
             tender.status = SourceTender.Status.DRAFT

@@ -260,7 +260,7 @@ class Gate:
                         continue
                     if allowed and is_allowed(text, start, end, "out_of_vocabulary", allowed):
                         continue
-                    why = "every word of a public summary must be in the public vocabulary"
+                    why = f"{word!r} is not in it: pick concepts, or rewrite"
                     found.append(
                         Finding(
                             "out_of_vocabulary", lang, start, end, excerpt(text, start, end), why

@@ -140,14 +140,17 @@ def _label_parts(label: str) -> list[str]:
 
 @cache
 def index(with_learned: bool = True) -> Index:
+    learned = [(row["phrase"], row["code"]) for row in _tsv("learned.tsv")] if with_learned else []
+    return build_index(learned)
+
+
+def build_index(learned: Iterable[tuple[str, str]]) -> Index:
+    """The title index: curated keywords, ``learned`` (phrase, code) pairs, and labels."""
     entries = []
     for row in _tsv("keywords.tsv"):
         if concept(row["code"]):
             entries += [(row["code"], p, CURATED) for p in row["phrases"].split("|") if p.strip()]
-    if with_learned:
-        for row in _tsv("learned.tsv"):
-            if concept(row["code"]):
-                entries.append((row["code"], row["phrase"], LEARNED))
+    entries += [(code, phrase, LEARNED) for phrase, code in learned if concept(code)]
     for c in concepts().values():
         entries.append((c.code, c.zh, LABEL))
         for part in _label_parts(c.en):
@@ -216,9 +219,9 @@ def refine(code: str, text: str) -> str:
     return max(inside)[2] if inside else code
 
 
-def by_title(text: str, *, with_learned: bool = True) -> str:
+def by_title(text: str, *, with_learned: bool = True, using: Index | None = None) -> str:
     """The concept a title clearly names, or '' (abstain)."""
-    scores = index(with_learned).hits(text)
+    scores = (using or index(with_learned)).hits(text)
     if not scores:
         return ""
     ranked = sorted(scores.items(), key=lambda item: (-item[1], -level_of(item[0]), item[0]))

@@ -130,7 +130,7 @@ def _pieces(texts: Iterable[str]) -> tuple[set[str], set[str]]:
 def _base() -> tuple[frozenset, frozenset, frozenset]:
     english, chinese = [], []
     for c in concepts().values():
-        english.append(c.en)
+        english += [c.en, c.zh]  # the acronyms a Chinese label keeps (LED, USB) are words too
         chinese += [c.zh, hong_kong_wording(c.zh)]
     for en, zh in template_texts():
         english.append(en)
