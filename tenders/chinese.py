@@ -23,6 +23,13 @@ def _converter(config: str) -> opencc.OpenCC:
     return opencc.OpenCC(config)
 
 
+def _convert(config: str, text: str) -> str:
+    """OpenCC's conversion of ``text``, around NUL characters (``s2hk`` and ``hk2s`` stop at
+    the first one)."""
+    convert = _converter(config).convert
+    return "\0".join(convert(part) for part in text.split("\0"))
+
+
 @cache
 def hk_phrases() -> dict[str, str]:
     """Mainland phrase -> the same phrase in Hong Kong wording (both in Simplified script)."""
@@ -46,13 +53,12 @@ def hong_kong_wording(text: str) -> str:
 @lru_cache(maxsize=65_536)
 def to_traditional(text: str) -> str:
     """Simplified (mainland wording) -> Traditional (Hong Kong wording); other scripts pass
-    through. (``s2hk`` stops at a NUL character, so text is converted around them.)"""
-    convert = _converter("s2hk").convert
-    return "\0".join(convert(part) for part in hong_kong_wording(text).split("\0"))
+    through."""
+    return _convert("s2hk", hong_kong_wording(text))
 
 
 @lru_cache(maxsize=65_536)
 def to_simplified(text: str) -> str:
     """Traditional (Hong Kong, Taiwan or standard forms: 衞 and 衛 alike) -> Simplified Chinese
     (OpenCC ``hk2s``); other scripts pass through."""
-    return _converter("hk2s").convert(text)
+    return _convert("hk2s", text)

@@ -73,3 +73,22 @@ def browser_page(monkeypatch):
             # ORM calls made while Playwright's loop runs get their own connection objects
             # (asgiref's context-local storage): close them here, or they outlive the run.
             connections.close_all()
+
+
+def add_vocabulary_words(texts) -> list[str]:
+    """Add to the public vocabulary every word of ``texts`` ((lang, text) pairs) that it lacks,
+    as a second person with the permission would (allowances of kind ``out_of_vocabulary`` for
+    every record): for tests about the gate's detectors, whose summaries are free text."""
+    from tenders.models import GateAllowance
+    from tenders.vocabulary.coverage import vocabulary
+
+    checked = vocabulary()
+    words = sorted({w for lang, text in texts for w in checked.unknown(text, lang)})
+    GateAllowance.objects.bulk_create(
+        [GateAllowance(kind="out_of_vocabulary", phrase=w, reason="test words") for w in words],
+        ignore_conflicts=True,
+    )
+    from tenders.sanitize.loading import forget_gate
+
+    forget_gate()  # bulk_create sends no signal: the cached gate must not outlive the words
+    return words

@@ -9,7 +9,6 @@ from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
 from tenders import curation
-from tenders.chinese import to_traditional
 from tenders.models import Category, CurrencyRate, Issue, SourceTender
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
@@ -27,6 +26,7 @@ def form_data(record, **changes):
     data = {
         "market": record.market,
         "category": record.category_id,
+        "concepts": ", ".join(record.concepts or []),
         "lead_ok": "on" if record.lead_ok else "",
         "summary_en": record.summary_en,
         "summary_zh": record.summary_zh,
@@ -210,28 +210,47 @@ def test_withhold_action_asks_for_a_reason(admin_client):
     }
 
 
-def test_draft_action_asks_for_the_need_and_reports(admin_client):
-    record = SourceTenderFactory(
-        status=SourceTender.Status.DRAFT, summary_en="", summary_zh="", summary_zht=""
+def test_draft_action_drafts_each_record_from_its_own_concepts(admin_client):
+    blank = dict(status=SourceTender.Status.DRAFT, summary_en="", summary_zh="", summary_zht="")
+    scanner = SourceTenderFactory(concepts=["33112200"], **blank)
+    routers = SourceTenderFactory(concepts=["32413100"], market="SG", **blank)
+    done = _action(admin_client, "draft_summaries", [scanner, routers])
+    assert messages_of(done) == [
+        "Drafted summaries for 2 record(s) from their own concepts; read them and approve."
+    ]
+    scanner.refresh_from_db()
+    routers.refresh_from_db()
+    assert scanner.summary_en == "Ultrasonic unit. Supplies for a public buyer in Hong Kong."
+    assert scanner.summary_zht == "採購內容：超聲波設備。香港公營機構採購貨物。"
+    assert routers.summary_en.startswith(
+        "Network routers. Supplies for a public buyer in Singapore"
     )
-    page = _action(admin_client, "draft_summaries", [record])
-    assert page.status_code == 200 and b'name="need_en"' in page.content
-    refused = _action(
-        admin_client, "draft_summaries", [record], apply="1", need_en="See www.example.org"
+
+
+def test_concepts_are_found_in_three_languages_and_saving_them_drafts(admin_client):
+    url = reverse("admin:tenders_sourcetender_concepts")
+    for query in ("超声", "超聲", "ultrasonic"):
+        found = admin_client.get(url, {"q": query}).json()["concepts"]
+        assert {
+            "code": "33112200",
+            "en": "Ultrasonic unit",
+            "zh": "超声波设备",
+            "zht": "超聲波設備",
+        } in found
+    record = SourceTenderFactory(status=SourceTender.Status.DRAFT)
+    response = admin_client.post(
+        change_url(record), form_data(record, concepts="33112200, 33100000"), follow=True
     )
-    assert b"The need must be generic" in refused.content
-    done = _action(
-        admin_client,
-        "draft_summaries",
-        [record],
-        apply="1",
-        need_en="Supply of routers",
-        need_zh="供应路由器",
-    )
-    assert messages_of(done) == ["Drafted summaries for 1 record(s); read them and approve."]
+    assert response.status_code == 200
     record.refresh_from_db()
-    assert record.summary_en.startswith("Supply of routers. A public-sector buyer in Hong Kong")
-    assert record.summary_zht == to_traditional(record.summary_zh)
+    assert record.concepts == ["33112200", "33100000"]
+    assert record.summary_zh.startswith("采购内容：超声波设备（另含：医疗设备）。")
+    assert "Summaries drafted from the concepts: read them." in messages_of(response)
+    bad = admin_client.post(change_url(record), form_data(record, concepts="99999999"))
+    assert bad.status_code == 200
+    assert bad.context["adminform"].form.errors["concepts"] == [
+        "Not CPV 2008 codes of the vocabulary: 99999999."
+    ]
 
 
 def test_preview_and_history(admin_client, t0):

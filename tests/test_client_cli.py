@@ -80,7 +80,7 @@ def test_list_in_traditional_chinese_aligns_by_display_width(small):
         "AT-TEST-0000000001": "AT-TEST-0000000001  HK   le_2w            500k_2m  yes   yes  "
         "醫療用品及設備      供應醫院病人監護儀。",
         "AT-TEST-0000000002": "AT-TEST-0000000002  SG   2_4w             -        no    yes  "
-        "信息技術硬件及設備  網絡交換器及無線接入點。",
+        "資訊科技硬件及設備  網絡交換器及無線接入點。",
         "AT-TEST-0000000003": "AT-TEST-0000000003  GB   gt_4w            gt_10m   yes   yes  "
         "藥品                供應流感疫苗。",
         "AT-TEST-0000000004": "AT-TEST-0000000004  HK   deadline_passed  lt_500k  no    yes  "
@@ -274,10 +274,10 @@ categories
   building-maintenance             Building maintenance and repair   楼宇维修及保养      樓宇維修及保養      0
   architecture-engineering-design  Architecture and engineering...   建筑及工程设计      建築及工程設計      0
   facilities-management            Facilities management             设施管理            設施管理            0
-  cleaning-hygiene                 Cleaning and hygiene services     清洁及卫生服务      清潔及衛生服務      0
+  cleaning-hygiene                 Cleaning and hygiene services     清洁及卫生服务      清潔及衞生服務      0
   security-services                Security services                 保安服务            保安服務            0
-  it-hardware                      IT hardware and equipment         信息技术硬件及设备  信息技術硬件及設備  1
-  software-it-services             Software and IT services          软件及信息技术服务  軟件及信息技術服務  0
+  it-hardware                      IT hardware and equipment         信息技术硬件及设备  資訊科技硬件及設備  1
+  software-it-services             Software and IT services          软件及信息技术服务  軟件及資訊科技服務  0
   telecommunications               Telecommunications                电信服务            電信服務            0
   medical-supplies                 Medical supplies and equipment    医疗用品及设备      醫療用品及設備      1
   pharmaceuticals                  Pharmaceuticals                   药品                藥品                1

@@ -88,7 +88,7 @@ def test_a_csv_export_has_one_column_per_field_and_language(base, t0):
         "醫療用品及設備,Supply of patient monitors for public hospitals.,供应医院病人监护仪。,"
         "供應醫院病人監護儀。,500k_2m,le_2w,true,true,",
         "AT-TEST-0000000002": "AT-TEST-0000000002,SG,IT hardware and equipment,信息技术硬件及设备,"
-        "信息技術硬件及設備,Network switches and wireless access points.,网络交换器及无线接入点。,"
+        "資訊科技硬件及設備,Network switches and wireless access points.,网络交换器及无线接入点。,"
         "網絡交換器及無線接入點。,,2_4w,false,true,",
         "AT-TEST-0000000003": "AT-TEST-0000000003,GB,Pharmaceuticals,药品,藥品,"
         "Supply of influenza vaccines.,供应流感疫苗。,供應流感疫苗。,gt_10m,"

@@ -93,8 +93,8 @@ def test_load_demo_creates_records_and_replaces_only_synthetic_ones(capsys):
 
 
 @pytest.mark.django_db
-def test_vocabulary_is_seeded_and_traditional_names_match_opencc():
-    convert = opencc.OpenCC("s2t").convert
+def test_vocabulary_is_seeded_and_traditional_names_are_the_hong_kong_conversion():
+    convert = to_traditional
     categories = list(Category.objects.all())
     assert len(categories) == 23
     assert len({c.slug for c in categories}) == 23

@@ -29,7 +29,7 @@ VOCABULARY = Vocabulary.from_facets(
                 "slug": "it-hardware",
                 "name_en": "IT hardware and equipment",
                 "name_zh": "信息技术硬件及设备",
-                "name_zht": "信息技術硬件及設備",
+                "name_zht": "資訊科技硬件及設備",
                 "count": 0,
             },
         ]

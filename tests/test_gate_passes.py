@@ -17,12 +17,27 @@ from tenders.directory import BodyEntry, BodyName, remember_bodies
 from tenders.models import GateCheck, PublicBodyName, SnapshotRow, SourceTender
 from tenders.publication import passes, planning, publish
 from tenders.sanitize import Gate, fingerprint
+from tests.conftest import add_vocabulary_words
 from tests.factories import SourceTenderFactory
 
 pytestmark = pytest.mark.django_db
 
 DRAFT = SourceTender.Status.DRAFT
 PHONE = "Call +852 2123 4567 for the documents."
+
+
+@pytest.fixture(autouse=True)
+def _summary_words(db):
+    """This module's free-text summaries are about the gate's detectors: their words join the
+    public vocabulary, as a second person would add them."""
+    add_vocabulary_words(
+        [
+            ("en", PHONE),
+            ("en", "Pier repairs for the Harbour Ferry Authority at two piers."),
+            ("en", "Road works at a site managed by HyD in Kowloon."),
+            ("en", "Supply of plotters for the ArchSD studios."),
+        ]
+    )
 
 
 def rows(issue) -> list[tuple]:

@@ -17,9 +17,23 @@ from tenders.curation import tenders_approve, tenders_withhold
 from tenders.models import SourceTender
 from tenders.models.digest import PLANNING_INPUTS, RecordDigest
 from tenders.publication import planning
+from tests.conftest import add_vocabulary_words
 from tests.factories import SourceTenderFactory, category
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _summary_words(db):
+    """This module's free-text summaries are about the gate's detectors: their words join the
+    public vocabulary, as a second person would add them."""
+    add_vocabulary_words(
+        [
+            ("en", "Saved through the model."),
+            ("zh", "批量更新。"),
+            ("zh", "公營機構採購網絡交換器及無線接入點。（修訂）"),
+        ]
+    )
 
 
 def stored_and_fresh(*records) -> list[tuple[str, str]]:

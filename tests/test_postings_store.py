@@ -44,7 +44,7 @@ def sql_count(issue, query):
 def terms_of(issue, rng, count):
     texts = list(SnapshotRow.objects.filter(issue=issue).values_list("search_text", flat=True))
     terms = ["a", "se", "services", "public", "医", "医疗", "醫療", "服务", "合约", "zzz", "qx"]
-    terms += ["采购项", "医疗设", "疗医服"]
+    terms += ["采购内", "医疗设", "疗医服"]
     while len(terms) < count:
         tokens = rng.choice(texts).split()
         i = rng.randrange(len(tokens))
@@ -159,18 +159,18 @@ def test_a_term_in_too_many_postings_is_counted_from_the_rows(issue, monkeypatch
 
 def test_postings_of_an_older_scheme_of_keys_count_as_not_built(issue):
     vocabulary = selectors.vocabulary(issue)
-    three = parse_list_params({"q": "采购项"}, vocabulary)
+    three = parse_list_params({"q": "采购内"}, vocabulary)
     rows = sql_count(issue, three)
     build_postings(issue)
     assert postings_count(issue, three.q, three.cell_filter()) == rows > 0
     # What postings built before CJK trigrams were keys look like: no three-character keys.
-    SearchPosting.objects.filter(issue=issue, key="采购项").delete()
+    SearchPosting.objects.filter(issue=issue, key="采购内").delete()
     assert postings_count(issue, three.q, three.cell_filter()) == 0  # wrong, were it trusted
     SearchPostings.objects.filter(issue=issue).update(scheme=postings.SCHEME - 1)
     two = parse_list_params({"q": "医疗"}, vocabulary)
     assert postings_count(issue, two.q, two.cell_filter()) is None
     assert postings_count(issue, three.q, three.cell_filter()) is None
-    assert selectors.list_tenders({"q": "采购项"}, issue=issue)["meta"]["total"] == rows
+    assert selectors.list_tenders({"q": "采购内"}, issue=issue)["meta"]["total"] == rows
     # The next build replaces them with postings of the current scheme.
     build_postings(issue)
     assert SearchPostings.objects.get().scheme == postings.SCHEME

@@ -16,13 +16,41 @@ from django.db import connection
 from tenders import publication
 from tenders.allowances import allowance_add, allowance_remove
 from tenders.directory import BodyEntry, BodyName, remember_bodies
-from tenders.models import CurrencyRate, Issue, PlanDigest, PublicBodyName, SnapshotRow
+from tenders.models import (
+    CurrencyRate,
+    GateAllowance,
+    Issue,
+    PlanDigest,
+    PublicBodyName,
+    SnapshotRow,
+)
 from tenders.publication import planning, publish, storage
 from tenders.sanitize import fingerprint
 from tenders.selectors import current_issue
+from tests.conftest import add_vocabulary_words
 from tests.factories import SourceTenderFactory, category
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _summary_words(db):
+    """This module's free-text summaries are about the gate's detectors: their words join the
+    public vocabulary, as a second person would add them."""
+    add_vocabulary_words(
+        [
+            ("en", "Call +852 2123 4567 for the documents."),
+            ("en", "Supply of optical fibre cabling for a public body."),
+            ("en", "Ferry pier repairs for the Harbour Ferry Authority at two piers."),
+            ("en", "Repairs of harbour ferry authority piers and waiting areas."),
+            ("en", "Road works at a site managed by HyD in Kowloon."),
+            ("en", "Supply of plotters for the ArchSD studios."),
+            ("en", "Supply of plotters for design studios."),
+            ("zh", "为海港渡轮管理局维修码头。"),
+            ("zh", "為海港渡輪管理局維修碼頭。"),
+        ]
+    )
+
 
 WEEK = timedelta(days=7)
 ROOT = Path(__file__).resolve().parent.parent
@@ -202,7 +230,12 @@ def test_an_issue_records_the_gate_data_its_plan_was_made_against(t0):
     first = publication.publish_issue(now=t0).issue
     names = PublicBodyName.objects.order_by("pk")
     assert first.plan_gate["directory_mark"] == names.last().pk
-    assert first.plan_gate["allowances"] == []
+    assert first.plan_gate["allowances"] == [
+        list(row)
+        for row in GateAllowance.objects.order_by("pk").values_list(
+            "pk", "tender", "kind", "phrase"
+        )
+    ]  # the words this module's summaries added to the vocabulary, and nothing else
     remember_bodies([BodyEntry(market="HK", names=[BodyName("Harbour Ferry Authority", "en")])])
     withdrawn = publication.withdraw_row(
         listing_id=SnapshotRow.objects.get(issue=first).asaptic_id, reason="A leak", now=t0

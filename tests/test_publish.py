@@ -457,10 +457,10 @@ def test_progress_reports_each_phase_in_order(t0):
 def test_gate_fingerprint_follows_the_gate_rules_and_the_directory(monkeypatch):
     allowed = allowances_fingerprint()
     before = fingerprint.gate_fingerprint()
-    assert before == f"gate-4:{directory_fingerprint()}:{allowed}"
+    assert before == f"gate-5:{directory_fingerprint()}:{allowed}"
     # A body the seed list (migrations 0011, 0013) does not have.
     remember_bodies([BodyEntry(market="HK", names=[BodyName("Harbour Ferry Authority", "en")])])
     after = fingerprint.gate_fingerprint()
-    assert after != before and after == f"gate-4:{directory_fingerprint()}:{allowed}"
+    assert after != before and after == f"gate-5:{directory_fingerprint()}:{allowed}"
     monkeypatch.setattr(fingerprint, "GATE_VERSION", 5)
     assert fingerprint.gate_fingerprint() == f"gate-5:{directory_fingerprint()}:{allowed}"

@@ -260,12 +260,8 @@ class Gate:
                         continue
                     if allowed and is_allowed(text, start, end, "out_of_vocabulary", allowed):
                         continue
-                    why = f"{word!r} is not in it: pick concepts, or rewrite"
-                    found.append(
-                        Finding(
-                            "out_of_vocabulary", lang, start, end, excerpt(text, start, end), why
-                        )
-                    )
+                    why = "pick concepts, rewrite it, or ask for the word to be added"
+                    found.append(Finding("out_of_vocabulary", lang, start, end, word, why))
                     break
         return found
 
