@@ -1,6 +1,7 @@
 """End to end in a real browser: a curator fixes a leaking summary, approves, previews,
 publishes (a real worker process runs the job), finds the row in the public feed, then
-withdraws it.
+withdraws it; and a curator picks a concept by typing Chinese, approves and publishes, and the
+row's public page names the concept in each language.
 
 Drives the real admin on pytest-django's live server with Debian's Chromium through Playwright
 (``dev.py test`` installs Chromium when it is missing; without it this test fails, it never
@@ -174,3 +175,70 @@ def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_pag
     assert etag in message
     record.refresh_from_db()
     assert record.status == "withheld"
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_curator_picks_a_concept_in_chinese_and_the_public_pages_name_it(
+    live_server, browser_page, tmp_path
+):
+    page = browser_page
+    password = secrets.token_urlsafe(16)
+    get_user_model().objects.create_superuser("curator", "curator@example.org", password)
+    record = SourceTenderFactory(
+        listing_id="AT-TEST-C0NCEPT001",
+        market="CA",
+        status=SourceTender.Status.DRAFT,
+        title="Portable Diagnostic Ultrasound (6D063-122963/A)",
+        summary_en="Portable Diagnostic Ultrasound (6D063-122963/A)",  # the source title: a leak
+        deadline=timezone.now() + timedelta(days=20),
+    )
+    base = live_server.url
+    page.goto(f"{base}/admin/")
+    page.fill("#id_username", "curator")
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#site-name")
+
+    # The title's reference is not in the vocabulary: the panel says so.
+    page.goto(f"{base}/admin/tenders/sourcetender/{record.pk}/change/")
+    assert "a word not in the public vocabulary" in page.inner_text("#gate-findings")
+    # Type Chinese, pick the concept from the suggestions.
+    page.fill(".concept-search", "超声")
+    option = page.locator(".concept-suggestions li[data-code='33112200']")
+    option.wait_for()
+    assert "Ultrasonic unit / 超声波设备 / 超聲波設備" in option.inner_text()
+    shot(page, "20-concept-suggestions")
+    option.click()
+    assert page.input_value("input.concept-codes") == "33112200"
+    assert "超声波设备" in page.inner_text(".concept-chosen")
+    shot(page, "21-concept-picked")
+
+    # Save and approve: the summaries are drafted from the concept, then approved.
+    page.click("input[name=_approve]")
+    page.wait_for_selector("ul.messagelist")
+    messages = page.inner_text("ul.messagelist")
+    assert "Summaries drafted from the concepts" in messages and "Approved 1 record(s)." in messages
+    record.refresh_from_db()
+    assert record.status == "approved" and record.concepts == ["33112200"]
+    assert record.summary_en == "Ultrasonic unit. Supplies for a public buyer in Canada."
+    shot(page, "22-approved")
+
+    # Publish from the Issues page; a worker process runs the job.
+    page.goto(f"{base}/admin/tenders/issue/preview/")
+    page.click("input[name=publish]")
+    page.wait_for_selector(".job-panel")
+    with worker_process(tmp_path):
+        page.wait_for_selector(".job-panel[data-state=succeeded]", timeout=60_000)
+    assert "Published 1" in page.inner_text(".job-message")
+
+    # The row's public page names the concept in each language; nothing of the title.
+    for prefix, label in (
+        ("en", "Ultrasonic unit"),
+        ("zh-hans", "超声波设备"),
+        ("zh-hant", "超聲波設備"),
+    ):
+        page.goto(f"{base}/{prefix}/tenders/{record.listing_id}/")
+        text = page.inner_text("body")
+        assert label in text, (prefix, text)
+        assert "6D063" not in text and "Portable" not in text
+        shot(page, f"23-row-{prefix}")

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from tenders.chinese import to_traditional
-from tenders.demo import NEEDS, PROCEDURES, SCOPES
+from tenders.demo import NEEDS, SCOPES
 from tenders.sanitize import (
     Finding,
     RecordSecrets,
@@ -27,6 +27,7 @@ from tenders.sanitize import (
     scan,
     scan_text,
 )
+from tenders.vocabulary.coverage import template_texts
 
 OCDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "ocds"
 NO_SECRETS = RecordSecrets()
@@ -484,7 +485,7 @@ def _corpus_en() -> list[str]:
     corpus = list(CLEAN_EN)
     for needs in NEEDS.values():
         corpus += [need for need, _ in needs]
-    corpus += [p for p, _ in PROCEDURES] + [s for s, _ in SCOPES]
+    corpus += [p for p, _ in template_texts()] + [s for s, _ in SCOPES]
     # Canada's goods and services vocabulary (GSIN descriptions), without the codes.
     with gzip.open(OCDS / "ca-buyandsell-tenders-2014" / "tenders_releases.json.gz") as fh:
         releases = json.load(fh)["releases"]
@@ -504,7 +505,7 @@ def _corpus_zh() -> list[str]:
     corpus = list(CLEAN_ZH)
     for needs in NEEDS.values():
         corpus += [need for _, need in needs]
-    corpus += [p for _, p in PROCEDURES] + [s for _, s in SCOPES]
+    corpus += [p for _, p in template_texts()] + [s for _, s in SCOPES]
     return corpus
 
 

@@ -28,11 +28,11 @@ from .cpv import DATA, concept, concepts, in_subtree, level_of, nearest
 
 MAX_CONCEPTS = 3
 # Weights of a phrase hit, by where the phrase comes from (times its length in words).
-CURATED, LEARNED, LABEL = 3.0, 2.0, 1.5
+CURATED, LEARNED, LABEL = 2.0, 3.0, 1.5
 # The title alone names a concept when its best score reaches this and beats the best concept
 # of another division by this ratio.
-TITLE_MIN_SCORE = 3.0
-TITLE_MARGIN = 1.5
+TITLE_MIN_SCORE = 5.0
+TITLE_MARGIN = 2.5
 # Refining a code needs less: the code already says where to look.
 REFINE_MIN_SCORE = 1.5
 
@@ -46,8 +46,25 @@ _STOP_WORDS = """
     system systems unit units part parts solution solutions support phase stage annual year
     le la les de des du d l et ou pour en au aux un une sur par avec travaux fourniture achat
     marche prestation prestations o os um uma do da dos das e para em no na com por servico
-    servicos fornecimento aquisicao prestacao empreitada concurso publico"""
+    servicos fornecimento aquisicao prestacao empreitada concurso publico
+    information interest expression notice letter standing arrangement rfi rfsa rfso loi soa
+    eoi npp acan initiative partnership requirement requirements option options availability
+    various multiple national regional canada federal government department agency
+    demande information interet avis offre permanente arrangement""".strip()
 STOP = frozenset(_STOP_WORDS.split())
+# Chinese runs that say nothing of what is bought on their own (a label's "（彩信）服务" leaves
+# a bare 服务 once its acronym is cut out): never a phrase alone.
+CHINESE_STOP = frozenset(
+    """服务 设备 用品 产品 系统 工程 材料 装置 器材 项目 供应 采购 提供 相关 其他 杂项 零件 配件
+    部件 工作 公共 机构 政府 招标 投标 合同 合约 服务费 及其""".split()
+)
+# Words that make a title about a service on a thing ("Fire alarm maintenance"): such a title
+# never names the thing's goods concept, only a service concept, or abstains.
+_SERVICE_WORDS = """
+    maintenance maintain mtc repair servicing service inspection overhaul calibration rental
+    rent hire leasing lease install installation construction construct design entretien
+    reparation location installation manutencao reparacao aluguer instalacao construcao
+    维修 保养 维护 检修 检查 租赁 租用 安装 建造 设计"""
 _WORD = re.compile(r"[a-z0-9]+")
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 
@@ -68,6 +85,9 @@ def _singular(word: str) -> str:
 def words(text: str) -> list[str]:
     """Latin words of a text, folded (case, accents) and singular."""
     return [_singular(w) for w in _WORD.findall(_fold(text))]
+
+
+SERVICE_WORDS = frozenset(_singular(w) for w in _SERVICE_WORDS.split())
 
 
 def han(text: str) -> str:
@@ -95,7 +115,7 @@ class Index:
             hanzi = han(phrase)
             if hanzi:
                 for run in hanzi.split():
-                    if len(run) >= 2:
+                    if len(run) >= 2 and run not in CHINESE_STOP:
                         self.chinese[run[:2]].append((run, code, weight))
                 continue
             tokens = tuple(words(phrase))
@@ -219,22 +239,33 @@ def refine(code: str, text: str) -> str:
     return max(inside)[2] if inside else code
 
 
+def is_goods(code: str) -> bool:
+    division = int(code[:2])
+    return division < 45 or division == 48
+
+
+def about_a_service(text: str) -> bool:
+    found = set(words(text))
+    hanzi = han(text)
+    return bool(found & SERVICE_WORDS) or any(w in hanzi for w in SERVICE_WORDS if not w.isascii())
+
+
 def by_title(text: str, *, with_learned: bool = True, using: Index | None = None) -> str:
     """The concept a title clearly names, or '' (abstain)."""
     scores = (using or index(with_learned)).hits(text)
+    if scores and about_a_service(text):
+        scores = {code: score for code, score in scores.items() if not is_goods(code)}
     if not scores:
         return ""
     ranked = sorted(scores.items(), key=lambda item: (-item[1], -level_of(item[0]), item[0]))
     best, score = ranked[0]
-    if score < TITLE_MIN_SCORE:
-        return ""
     # Support from concepts of the same division adds up; a rival division must be far behind.
     division_scores: dict[str, float] = defaultdict(float)
     for found, value in scores.items():
         division_scores[found[:2]] += value
     mine = division_scores[best[:2]]
     rival = max((v for d, v in division_scores.items() if d != best[:2]), default=0.0)
-    if rival and mine < TITLE_MARGIN * rival:
+    if score < TITLE_MIN_SCORE or (rival and mine < TITLE_MARGIN * rival):
         return ""
     return best
 
