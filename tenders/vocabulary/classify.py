@@ -55,8 +55,37 @@ STOP = frozenset(_STOP_WORDS.split())
 # Chinese runs that say nothing of what is bought on their own (a label's "（彩信）服务" leaves
 # a bare 服务 once its acronym is cut out): never a phrase alone.
 CHINESE_STOP = frozenset(
-    """服务 设备 用品 产品 系统 工程 材料 装置 器材 项目 供应 采购 提供 相关 其他 杂项 零件 配件
-    部件 工作 公共 机构 政府 招标 投标 合同 合约 服务费 及其""".split()
+    [
+        "服务",
+        "设备",
+        "用品",
+        "产品",
+        "系统",
+        "工程",
+        "材料",
+        "装置",
+        "器材",
+        "项目",
+        "供应",
+        "采购",
+        "提供",
+        "相关",
+        "其他",
+        "杂项",
+        "零件",
+        "配件",
+        "部件",
+        "工作",
+        "公共",
+        "机构",
+        "政府",
+        "招标",
+        "投标",
+        "合同",
+        "合约",
+        "服务费",
+        "及其",
+    ]
 )
 # Words that make a title about a service on a thing ("Fire alarm maintenance"): such a title
 # never names the thing's goods concept, only a service concept, or abstains.
