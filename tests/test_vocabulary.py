@@ -283,3 +283,15 @@ def test_learning_keeps_phrases_that_point_to_one_concept():
     learned = {(phrase, code) for phrase, code, _ in learn(training)}
     assert ("snow clearing", "90620000") in learned
     assert not any(phrase == "lot" for phrase, _ in learned)
+
+
+def test_a_source_host_named_like_a_vocabulary_word_is_not_found_in_the_templates():
+    from tenders.sanitize import RecordSecrets, scan
+
+    text = "Ultrasonic unit. Supplies for a public buyer in the European Union."
+    generic = RecordSecrets(source_url="https://public.example.org/notice/1", market="EU")
+    assert scan({"en": text}, generic) == []
+    branded = RecordSecrets(source_url="https://contractsfinder.example.org/1", market="EU")
+    assert [f.kind for f in scan({"en": text + " See Contracts Finder."}, branded)] == [
+        "source_host"
+    ]

@@ -391,7 +391,9 @@ def _host_needles(host: str) -> tuple[list[str], list[str], list[str]]:
     folded = [_folded(host)]
     label = host.split(".")[0].lower()
     compact, exact = [], []
-    if label not in _GENERIC_LABELS and label.isalpha():
+    # A brand that is a word of our own public vocabulary ("public", "supply") is no sign of
+    # the source: the summary templates write such words.
+    if label not in _GENERIC_LABELS and label.isalpha() and not _vocabulary_word(label):
         if len(label) >= 5:
             compact.append(label)
         elif len(label) >= 3:
@@ -405,6 +407,12 @@ def _buyer_group(name: str) -> tuple[tuple, tuple, tuple]:
     folded = tuple(("buyer_name", n, whole) for n, whole in names)
     exact = tuple(("buyer_name", a, abbreviation_rule(a) == "weak") for a in acronyms)
     return folded, exact, tuple({_longest_piece(n) for n, _ in names})
+
+
+def _vocabulary_word(word: str) -> bool:
+    from ..vocabulary.coverage import vocabulary
+
+    return word in vocabulary().en
 
 
 def source_host(url: str) -> str:
