@@ -8,6 +8,7 @@ slept.
 import gzip
 import io
 import json
+import re
 import threading
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -455,3 +456,21 @@ def test_releases_that_cannot_be_ordered_or_merged_say_so():
     clashing = release(rid="b", date="2026-11-02T00:00:00Z", items=[{"id": "1"}])
     with pytest.raises(ValueError, match=r"^the releases cannot be merged"):
         ocds.build("ocds-x-1", [release(rid="a", items="not a list"), clashing], market="GB")
+
+
+@pytest.mark.django_db
+def test_eforms_notices_without_a_procedure_are_skipped_with_their_reason(tmp_path):
+    """Prior-information-only and buyer-profile notices may carry no ContractFolderID: valid
+    eForms, not failures. They stand alone and are skipped with the reason."""
+    from tenders.importers.service import import_notices
+
+    xml = (EFORMS / "cn_24_minimal.xml").read_text()
+    xml = re.sub(r"\s*<cbc:ContractFolderID>[^<]*</cbc:ContractFolderID>", "", xml)
+    xml = xml.replace(">cn-standard<", ">pin-only<").replace(
+        'listName="competition"', 'listName="planning"'
+    )
+    (tmp_path / "pin-only.xml").write_text(xml)
+    (piece,) = list(eforms.pieces(str(tmp_path)))
+    assert piece.notice_id and piece.notice_id == piece.item_id.rsplit("-", 1)[0]
+    run = import_notices("eforms", str(tmp_path))
+    assert (run.failed, run.skipped) == (0, {"prior information only (no call for competition)": 1})
