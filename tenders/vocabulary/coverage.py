@@ -14,7 +14,7 @@ import csv
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from ..chinese import hong_kong_wording, to_simplified
 from ..markets import MARKETS
@@ -24,6 +24,7 @@ from .cpv import DATA, concepts
 _LATIN = re.compile(r"[A-Za-z]+|\d+")
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 PIECE_MAX = 4
+CACHED_TEXTS = 65_536
 NUMBER_DIGITS_MAX = 3
 
 
@@ -67,8 +68,18 @@ class Vocabulary:
     pieces: frozenset
     singles: frozenset
 
+    def __post_init__(self):
+        # Summaries built from the templates repeat across thousands of records: each distinct
+        # text is checked once per process.
+        object.__setattr__(self, "_checked", lru_cache(maxsize=CACHED_TEXTS)(self._unknown))
+        # ... and their runs of Chinese (采购内容, 加拿大公共机构采购货物) far more.
+        object.__setattr__(self, "_split", lru_cache(maxsize=CACHED_TEXTS)(self._unsplit))
+
     def unknown(self, text: str, lang: str) -> list[str]:
         """The words of ``text`` that are not in the vocabulary, in order, each once."""
+        return list(self._checked(text, lang != "en"))
+
+    def _unknown(self, text: str, chinese: bool) -> tuple[str, ...]:
         found: list[str] = []
         for word in _LATIN.findall(text):
             if word.isdigit():
@@ -76,18 +87,18 @@ class Vocabulary:
                     found.append(word)
             elif not _known_en(word.lower(), self.en):
                 found.append(word)
-        if lang != "en":
+        if chinese:
             simplified = to_simplified(text)
             for run in _HAN.finditer(simplified):
-                for start, end in self._unsplit(run.group(0)):
+                for start, end in self._split(run.group(0)):
                     # Report the span as written (Traditional stays Traditional).
                     found.append(text[run.start() + start : run.start() + end])
-        return list(dict.fromkeys(found))
+        return tuple(dict.fromkeys(found))
 
     def covers(self, summaries_: dict[str, str]) -> bool:
         return not any(self.unknown(text, lang) for lang, text in summaries_.items() if text)
 
-    def _unsplit(self, run: str) -> list[tuple[int, int]]:
+    def _unsplit(self, run: str) -> tuple[tuple[int, int], ...]:
         """Spans of ``run`` that no split into vocabulary pieces covers (empty: all covered).
         Dynamic programming from the end: best[i] = fewest uncovered characters of run[i:]."""
         size = len(run)
@@ -111,7 +122,7 @@ class Vocabulary:
                 i += 1
             else:
                 i += step[i]
-        return spans
+        return tuple(spans)
 
 
 def _pieces(texts: Iterable[str]) -> tuple[set[str], set[str]]:
