@@ -26,8 +26,9 @@ from django.utils import timezone
 from . import buckets
 from .drafting import draft
 from .ids import is_listing_id
+from .importers.classify import classify as classify_category
 from .importers.service import stored_notice
-from .models import CurrencyRate, ImportedNotice, Issue, SourceTender
+from .models import Category, CurrencyRate, ImportedNotice, Issue, SourceTender
 from .publication import (
     Progress,
     PublicationError,
@@ -223,7 +224,9 @@ def _drafted(tender: SourceTender, notice, gate, now) -> list[str]:
     return [f"draft: {f.describe()}" for f in tender_findings(tender, gate=gate)]
 
 
-DRAFT_FIELDS = ["concepts", "summary_en", "summary_zh", "summary_zht", "status", "updated_at"]
+DRAFT_FIELDS = [
+    "concepts", "category", "summary_en", "summary_zh", "summary_zht", "status", "updated_at",
+]  # fmt: skip
 
 
 @transaction.atomic
@@ -241,7 +244,9 @@ def tenders_draft_summaries(*, ids: Iterable[int], user: Actor) -> BulkResult:
             result.refused[tender.listing_id] = refused
             continue
         if not tender.concepts:
-            result.notes[tender.listing_id] = ["no concept: the summary names the category"]
+            result.notes[tender.listing_id] = [
+                "no concept: the summary names the category's broad concept; pick one"
+            ]
         result.done.append(tender)
     SourceTender.objects.bulk_update(result.done, DRAFT_FIELDS)
     _log(user, [(t, CHANGE, "Drafted the three summaries.") for t in result.done])
@@ -262,13 +267,19 @@ def concept_problem(codes: Iterable[str]) -> str:
 
 
 @transaction.atomic
-def tender_set_concepts(*, tender_id: int, codes: Iterable[str], user: Actor) -> SourceTender:
-    """Give a record its concepts (main first) and draft its summaries from them."""
+def tender_set_concepts(
+    *, tender_id: int, codes: Iterable[str], user: Actor, keep_category: bool = False
+) -> SourceTender:
+    """Give a record its concepts (main first) and draft its summaries from them. The broad
+    category follows the main concept, unless ``keep_category`` (a curator chose it)."""
     codes = list(codes)
     if problem := concept_problem(codes):
         raise CurationError(problem)
     tender = _locked([tender_id])[0]
     tender.concepts = codes
+    if codes and not keep_category:
+        slug, _ = classify_category([("CPV", codes[0], "")])
+        tender.category = Category.objects.filter(slug=slug).first() or tender.category
     notice = _notices([tender]).get(tender.pk)
     refused = _drafted(tender, notice, current_gate(fresh=True), timezone.now())
     if refused:

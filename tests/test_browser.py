@@ -220,6 +220,7 @@ def test_curator_picks_a_concept_in_chinese_and_the_public_pages_name_it(
     assert "Summaries drafted from the concepts" in messages and "Approved 1 record(s)." in messages
     record.refresh_from_db()
     assert record.status == "approved" and record.concepts == ["33112200"]
+    assert record.category.slug == "medical-supplies"  # the category follows the concept
     assert record.summary_en == "Ultrasonic unit. Supplies for a public buyer in Canada."
     shot(page, "22-approved")
 
@@ -229,7 +230,7 @@ def test_curator_picks_a_concept_in_chinese_and_the_public_pages_name_it(
     page.wait_for_selector(".job-panel")
     with worker_process(tmp_path):
         page.wait_for_selector(".job-panel[data-state=succeeded]", timeout=60_000)
-    assert "Published 1" in page.inner_text(".job-message")
+    assert ": 1 rows (1 new," in page.inner_text(".job-message")
 
     # The row's public page names the concept in each language; nothing of the title.
     for prefix, label in (

@@ -58,13 +58,15 @@ def test_draft_summaries_uses_each_records_own_concepts_and_sends_approved_back(
     assert log_of(scanner) == [("curator", CHANGE, "Drafted the three summaries.")]
 
 
-def test_a_record_without_concepts_names_its_category_and_says_so(staff):
+def test_a_record_without_concepts_names_its_categorys_broad_concept_and_says_so(staff):
     record = SourceTenderFactory(status=DRAFT, category=category("medical-supplies"), market="MO")
     result = curation.tenders_draft_summaries(ids=[record.pk], user=staff)
-    assert result.notes == {record.listing_id: ["no concept: the summary names the category"]}
+    assert result.notes == {
+        record.listing_id: ["no concept: the summary names the category's broad concept; pick one"]
+    }
     record.refresh_from_db()
-    assert record.summary_zh == "采购内容：医疗用品及设备。澳门公共机构采购货物。"
-    assert record.summary_zht == "採購內容：醫療用品及設備。澳門公營機構採購貨物。"
+    assert record.summary_zh == "采购内容：医疗设备、药品和个人护理产品。澳门公共机构采购货物。"
+    assert record.summary_zht == "採購內容：醫療設備、藥品和個人護理產品。澳門公營機構採購貨物。"
 
 
 def test_setting_concepts_drafts_from_them_and_refuses_unknown_codes(staff):

@@ -122,7 +122,7 @@ def test_every_sample_imports_then_publishes_without_leaks(settings, t0):
     assert "Government Logistics" not in notebooks.summary_en
     assert "物流服務署" not in notebooks.summary_zht
     assert any(
-        note.startswith(("concept guessed from the title", "no concept found"))
+        note.startswith(("concept guessed from the title", "no specific concept found"))
         for note in notebooks.imported.notes
     )
     # Every buyer, department and contact name is in the directory, in each language given.

@@ -134,6 +134,8 @@ def test_the_tree_of_codes():
     assert in_subtree("33112200", "33100000") and not in_subtree("33112200", "33600000")
     assert nearest("33112200-1").code == "33112200"
     assert nearest("33112999").code == "33112000"  # unknown subcategory: its nearest ancestor
+    for division in ("80000000", "90000000", "30000000"):  # a division ending in 0
+        assert nearest(division).code == division
 
 
 def test_search_finds_a_concept_in_any_language_or_by_code():
@@ -295,3 +297,12 @@ def test_a_source_host_named_like_a_vocabulary_word_is_not_found_in_the_template
     assert [f.kind for f in scan({"en": text + " See Contracts Finder."}, branded)] == [
         "source_host"
     ]
+
+
+def test_a_reviewed_traditional_label_is_used_as_written():
+    drafted = build(facts(concepts=("75231200", "33651610")))
+    assert drafted["zht"].startswith(
+        "採購內容：罪犯羈押或更生相關服務（另含：白喉、百日咳及破傷風混合疫苗）。"
+    )
+    assert "改造" in drafted["zh"] and "改造" not in drafted["zht"]  # not the bare conversion
+    assert vocabulary().unknown(drafted["zht"], "zht") == []

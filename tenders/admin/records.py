@@ -167,8 +167,7 @@ class SourceTenderForm(forms.ModelForm):
             "lead_ok": "Tick when the buyer accepts supplier interest for this listing.",
             "summary_en": SUMMARY_HELP,
             "summary_zh": SUMMARY_HELP + " Simplified Chinese.",
-            "summary_zht": SUMMARY_HELP + " Traditional Chinese: usually the OpenCC conversion "
-            "of the Simplified text (the draft action does it).",
+            "summary_zht": SUMMARY_HELP + " Traditional Chinese, Hong Kong wording.",
             "buyer_name": "Private. The gate looks for it in every summary, with its case, "
             "punctuation and acronym variants, in both Chinese scripts.",
             "reference": "Private. The buyer's notice reference; the gate looks for it.",
@@ -544,7 +543,10 @@ class SourceTenderAdmin(admin.ModelAdmin):
         if "concepts" in form.changed_data and not summaries & set(form.changed_data):
             try:
                 curation.tender_set_concepts(
-                    tender_id=obj.pk, codes=obj.concepts, user=request.user
+                    tender_id=obj.pk,
+                    codes=obj.concepts,
+                    user=request.user,
+                    keep_category="category" in form.changed_data,
                 )
             except CurationError as exc:
                 self.message_user(request, str(exc), messages.ERROR)

@@ -52,6 +52,7 @@ from ..models import (
 )
 from ..sanitize import RecordSecrets, scan
 from ..vocabulary.classify import classify as classify_concepts
+from ..vocabulary.summaries import CATEGORY_CONCEPTS
 from . import csvfile, eforms, gld, ocds
 from .classify import classify
 from .http import HttpPolicy
@@ -374,17 +375,23 @@ def categorize(
     if found.how == "title":
         notes.append(f"concept guessed from the title ({found.main}): check it")
     elif not found.codes:
-        notes.append("no concept found: the summary names the broad category; pick a concept")
+        notes.append(
+            "no specific concept found: the summary names the category's broad concept; "
+            "pick a concept"
+        )
     if notice.category:
         if notice.category in categories:
-            return categories[notice.category], found.codes, notes
+            category = categories[notice.category]
+            broad = CATEGORY_CONCEPTS.get(category.slug)
+            return category, found.codes or ((broad,) if broad else ()), notes
         notes.append(f"category {notice.category!r} is not one of ours: classified instead")
     codes = [("CPV", found.main, "")] if found.codes else notice.classifications
     slug, how = classify(codes, words=f"{notice.title} {notice.need_zh}", nature=notice.nature)
     if how in ("default", "keywords") or how.startswith("nature"):
         notes.append(f"category guessed ({how}): check it")
     category = categories.get(slug) or next(iter(categories.values()))
-    return category, found.codes, notes
+    broad = CATEGORY_CONCEPTS.get(category.slug)
+    return category, found.codes or ((broad,) if broad else ()), notes
 
 
 def _fill(tender: SourceTender, notice: Notice, category: Category) -> None:

@@ -21,7 +21,8 @@ from ..markets import MARKETS
 from . import summaries
 from .cpv import DATA, concepts
 
-_LATIN = re.compile(r"[A-Za-z]+|\d+")
+# Letters and digits together are one token: "6D063" is a reference, not "6", "D" and "063".
+_LATIN = re.compile(r"[A-Za-z0-9]+")
 _HAN = re.compile(r"[\u3400-\u9fff]+")
 PIECE_MAX = 4
 CACHED_TEXTS = 65_536
@@ -142,7 +143,7 @@ def _base() -> tuple[frozenset, frozenset, frozenset]:
     english, chinese = [], []
     for c in concepts().values():
         english += [c.en, c.zh]  # the acronyms a Chinese label keeps (LED, USB) are words too
-        chinese += [c.zh, hong_kong_wording(c.zh)]
+        chinese += [c.zh, hong_kong_wording(c.zh), c.zht]
     for en, zh in template_texts():
         english.append(en)
         chinese += [zh, hong_kong_wording(zh)]

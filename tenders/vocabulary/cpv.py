@@ -75,7 +75,7 @@ def nearest(code: str) -> Concept | None:
         return None
     digits = digits.ljust(8, "0")
     table = concepts()
-    for size in range(len(digits.rstrip("0")), 1, -1):
+    for size in range(max(len(digits.rstrip("0")), 2), 1, -1):
         found = table.get(digits[:size].ljust(8, "0"))
         if found:
             return found

@@ -114,6 +114,35 @@ GOODS_CATEGORIES = frozenset(
 )
 
 
+# The broad concept of each of our categories: what a summary names when no specific concept
+# was found (the classifier abstained, staff have not picked one yet).
+CATEGORY_CONCEPTS = {
+    "construction-works": "45000000",
+    "civil-engineering": "45200000",
+    "building-maintenance": "50700000",
+    "architecture-engineering-design": "71000000",
+    "facilities-management": "79993000",
+    "cleaning-hygiene": "90900000",
+    "security-services": "79710000",
+    "it-hardware": "30200000",
+    "software-it-services": "72000000",
+    "telecommunications": "64200000",
+    "medical-supplies": "33000000",
+    "pharmaceuticals": "33600000",
+    "laboratory-scientific": "38000000",
+    "consulting-professional": "79400000",
+    "financial-insurance": "66000000",
+    "transport-logistics": "60000000",
+    "vehicles-fleet": "34000000",
+    "energy-utilities": "09000000",
+    "environmental-waste": "90000000",
+    "education-training": "80000000",
+    "office-supplies-furniture": "30190000",
+    "food-catering": "55520000",
+    "marketing-communications": "79340000",
+}
+
+
 def category_kind(slug: str) -> str:
     if slug in WORKS_CATEGORIES:
         return "works"
@@ -136,28 +165,34 @@ def _duration(months: int) -> tuple[str, str]:
 
 
 def build(facts: Facts) -> dict[str, str]:
-    """``{"en", "zh", "zht"}`` from the facts. Deterministic."""
+    """``{"en", "zh", "zht"}`` from the facts. Deterministic. The Traditional text takes each
+    concept's own Traditional label (a reviewed one where the conversion is not enough) and
+    the conversion of the template's phrases."""
     labels = [c for c in (concept(code) for code in facts.concepts[:3]) if c]
     if labels:
-        main_en, main_zh = labels[0].en, labels[0].zh
-        more_en = [_lower_first(c.en) for c in labels[1:]]
-        more_zh = [c.zh for c in labels[1:]]
+        main = (labels[0].en, labels[0].zh, labels[0].zht)
+        more = [(_lower_first(c.en), c.zh, c.zht) for c in labels[1:]]
     else:
-        main_en, main_zh, more_en, more_zh = facts.category_en, facts.category_zh, [], []
-    en = main_en
-    zh = WHAT_ZH + main_zh
-    if more_en:
-        en += f" ({ALSO[0]}: {'; '.join(more_en)})"
-        zh += f"（{ALSO[1]}：{'；'.join(more_zh)}）"
+        zh = facts.category_zh
+        main, more = (facts.category_en, zh, to_traditional(zh)), []
+    en = main[0]
+    zh = [WHAT_ZH, main[1]]  # alternately template text and label, in Simplified ...
+    zht = [to_traditional(WHAT_ZH), main[2]]  # ... and in Traditional
+    if more:
+        en += f" ({ALSO[0]}: {'; '.join(m[0] for m in more)})"
+        zh += [f"（{ALSO[1]}：", "；".join(m[1] for m in more)]
+        zht += [to_traditional(f"（{ALSO[1]}："), "；".join(m[2] for m in more)]
+        tail = "）。"
+    else:
+        tail = "。"
     en += "."
-    zh += "。"
     market = MARKETS[facts.market]
     place = f"the {market.name_en}" if facts.market in THE else market.name_en
     buyer_en, buyer_zh = BUYER_KINDS.get(facts.buyer_kind, DEFAULT_BUYER)
     kind = facts.kind or kind_of(labels[0].code if labels else "")
     kind_en, kind_zh = KINDS.get(kind, ("Purchase", ""))
     en += f" {kind_en} for {buyer_en} in {place}."
-    zh += f"{market.name_zh}{buyer_zh}采购{kind_zh}。"
+    tail += f"{market.name_zh}{buyer_zh}采购{kind_zh}。"
     extras = []
     if facts.framework:
         extras.append(FRAMEWORK)
@@ -170,5 +205,5 @@ def build(facts: Facts) -> dict[str, str]:
         extras.append(PROCEDURES[facts.procedure])
     for phrase_en, phrase_zh in extras:
         en += f" {phrase_en}"
-        zh += phrase_zh
-    return {"en": en, "zh": zh, "zht": to_traditional(zh)}
+        tail += phrase_zh
+    return {"en": en, "zh": "".join(zh) + tail, "zht": "".join(zht) + to_traditional(tail)}
