@@ -189,7 +189,8 @@ def test_curator_picks_a_concept_in_chinese_and_the_public_pages_name_it(
         market="CA",
         status=SourceTender.Status.DRAFT,
         title="Portable Diagnostic Ultrasound (6D063-122963/A)",
-        summary_en="Portable Diagnostic Ultrasound (6D063-122963/A)",  # the source title: a leak
+        # The source title as a summary: a leak.
+        summary_en="Portable Diagnostic Ultrasound (6D063-122963/A) for Kelowna",
         deadline=timezone.now() + timedelta(days=20),
     )
     base = live_server.url
@@ -199,9 +200,11 @@ def test_curator_picks_a_concept_in_chinese_and_the_public_pages_name_it(
     page.click("input[type=submit]")
     page.wait_for_selector("#site-name")
 
-    # The title's reference is not in the vocabulary: the panel says so.
+    # The title's reference is found, and its place is not in the vocabulary.
     page.goto(f"{base}/admin/tenders/sourcetender/{record.pk}/change/")
-    assert "a word not in the public vocabulary" in page.inner_text("#gate-findings")
+    panel = page.inner_text("#gate-findings")
+    assert "reference-number-like code" in panel
+    assert "a word not in the public vocabulary in summary_en: Kelowna" in panel
     # Type Chinese, pick the concept from the suggestions.
     page.fill(".concept-search", "超声")
     option = page.locator(".concept-suggestions li[data-code='33112200']")
@@ -241,5 +244,5 @@ def test_curator_picks_a_concept_in_chinese_and_the_public_pages_name_it(
         page.goto(f"{base}/{prefix}/tenders/{record.listing_id}/")
         text = page.inner_text("body")
         assert label in text, (prefix, text)
-        assert "6D063" not in text and "Portable" not in text
+        assert "6D063" not in text and "Portable" not in text and "Kelowna" not in text
         shot(page, f"23-row-{prefix}")

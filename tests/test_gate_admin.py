@@ -159,3 +159,38 @@ def test_approval_refuses_a_record_naming_another_body(admin_client):
     }
     record.refresh_from_db()
     assert record.status == SourceTender.Status.DRAFT
+
+
+def test_a_word_joins_the_vocabulary_only_by_a_second_person_with_the_permission(
+    client, django_user_model
+):
+    def staff(name: str, *codenames: str):
+        user = django_user_model.objects.create_user(name, password="pw", is_staff=True)
+        user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
+        return user
+
+    curator = staff("curator", "change_sourcetender", "view_sourcetender")
+    reviewer = staff("reviewer", "change_sourcetender", "view_sourcetender", "add_vocabulary_word")
+    record = SourceTenderFactory(summary_en="Ultrasonic unit for the Kelowna clinic.")
+    [finding] = curation.tender_findings(record)
+    assert (finding.kind, finding.excerpt) == ("out_of_vocabulary", "Kelowna")
+    url = reverse("admin:tenders_sourcetender_allow", args=[record.pk])
+    form = {"kind": "out_of_vocabulary", "phrase": "Kelowna", "scope": "record", "reason": "x"}
+
+    client.force_login(curator)
+    refused = client.post(url, form)
+    assert refused.status_code == 200
+    assert "needs a second person with the *Can add vocabulary word* permission" in (
+        refused.content.decode()
+    )
+    assert not GateAllowance.objects.filter(phrase="Kelowna").exists()
+
+    client.force_login(reviewer)
+    for_one_record = client.post(url, form)
+    assert "for every record" in for_one_record.content.decode()  # never for one record
+    done = client.post(url, {**form, "scope": "everywhere", "reason": "A city, not a buyer"})
+    assert done.status_code == 302
+    added = GateAllowance.objects.get(phrase="Kelowna")
+    assert (added.phrase, added.tender, added.created_by) == ("Kelowna", None, reviewer)
+    assert curation.tender_findings(record) == []
+    assert LogEntry.objects.filter(user=reviewer, action_flag=ADDITION).exists()
