@@ -28,7 +28,7 @@ from .cpv import DATA, concept, concepts, in_subtree, level_of, nearest
 
 MAX_CONCEPTS = 3
 # Weights of a phrase hit, by where the phrase comes from (times its length in words).
-CURATED, LEARNED, LABEL = 1.5, 3.0, 1.5
+CURATED, LEARNED, LABEL = 1.0, 3.0, 1.5
 # The title alone names a concept when its best score reaches this and beats the best concept
 # of another division by this ratio.
 TITLE_MIN_SCORE = 5.0
