@@ -118,6 +118,10 @@ def test_every_sample_imports_then_publishes_without_leaks(settings, t0):
         masks.summary_zht.startswith("採購內容：") and "香港公營機構採購貨物。" in masks.summary_zht
     )
     assert masks.summary_en.endswith("Supplies for a public buyer in Hong Kong.")
+    # A category guessed from the title's keywords says so (no code, no concept named).
+    cleaning = record("gld", "FEHD/T/2026/0042")
+    assert "category guessed (keywords): check it" in cleaning.imported.notes
+    assert cleaning.concepts == ["90900000"]  # the category's broad concept
     notebooks = record("gld", "GLD/T/2026/0117")
     assert "Government Logistics" not in notebooks.summary_en
     assert "物流服務署" not in notebooks.summary_zht

@@ -123,7 +123,7 @@ def search(query: str, limit: int = 20) -> list[Concept]:
             exact = query in (c.en.lower(), c.zh, c.zht) or simplified == c.zh
             found[c.code] = (0 if exact else 1, len(c.en), c.code)
     # The curated keywords too: "ultrasound" finds the ultrasonic unit.
-    for code, score in index(with_learned=False).hits(query).items():
+    for code, score in index().hits(query).items():
         found.setdefault(code, (2, -score, code))
     ranked = sorted(found.values())[:limit]
     return [concepts()[code] for *_, code in ranked]
