@@ -220,13 +220,11 @@ def test_eforms_change_notices_update_and_cancel_the_procedure():
 def test_eforms_picks_english_and_never_drafts_from_other_languages():
     multilingual = eforms.build("46c9ce89", eforms_payloads("cn_24_multilingual.xml"))
     assert multilingual.title.startswith("Provision of IT Services Related to OP IT Systems")
-    assert multilingual.need_en == multilingual.title
     assert ("Úřad pro publikace Evropské unie", "ces") in {
         (n.name, n.lang) for n in multilingual.names
     }
     french = eforms.build("e3cdabf1", eforms_payloads("cn_24_FRA_comments.xml"))
-    assert french.need_en == ""
-    assert french.notes == ["no English text: drafted from structured facts only"]
+    assert french.notes == ["no English text: the private title is in another language"]
     german = eforms.build("c2a0dcd1", eforms_payloads("pin-cfc_25.xml"))
     assert german.deadline == datetime(2020, 5, 18, 22, 59, 59, tzinfo=UTC)
 
@@ -248,7 +246,7 @@ def test_gld_fixture_gives_both_languages():
     items = list(gld.pieces(str(HK_FIXTURE)))
     assert [p.notice_id for p in items] == ["A9900012026", "FEHD/T/2026/0042", "GLD/T/2026/0117"]
     masks = gld.build("A9900012026", [items[0].payload])
-    assert (masks.need_en, masks.need_zh) == (
+    assert (masks.title, masks.need_zh) == (
         "Supply of Disposable Surgical Masks",
         "供应即弃外科口罩",
     )

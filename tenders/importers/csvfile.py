@@ -149,7 +149,6 @@ def build(notice_id: str, payloads: list[Any], *, market: str) -> Notice | Skip:
         classifications=tuple(classifications),
         procedure=procedure,
         category=text(row.get("category")).lower(),
-        need_en=need_phrase(row["title"]),
         need_zh=to_simplified(need_phrase(title_zh)) if title_zh else "",
         names=tuple(n for n in names if n.name),
     )

@@ -1,11 +1,12 @@
 """eForms XML (every TED notice since 2023): contract notices, prior-information calls for
 competition, their change notices, and award notices (skipped and counted). Pure: no database.
 
-The procedure is ``ContractFolderID``; each notice version is a piece. A change notice carries
-the whole updated notice, so the current state is the latest version; a change with reason
-``cancel`` cancels the procedure. Text comes with ``languageID``: English when present;
-otherwise the text is kept privately and drafting uses structured facts only (never mixing
-languages). Parsed with lxml without entity expansion, DTDs or network access.
+The procedure is ``ContractFolderID`` (a notice without one, such as a prior-information-only
+notice, stands alone and is skipped with its reason); each notice version is a piece. A change
+notice carries the whole updated notice, so the current state is the latest version; a change
+with reason ``cancel`` cancels the procedure. Text comes with ``languageID``: the English title
+when present, else the first, kept privately (drafting never uses text). Parsed with lxml
+without entity expansion, DTDs or network access.
 """
 
 from collections.abc import Callable, Iterator
@@ -28,7 +29,6 @@ from .notice import (
     amount,
     lang_code,
     months_of,
-    need_phrase,
     parse_deadline,
     text,
 )
@@ -251,7 +251,7 @@ def build(notice_id: str, payloads: list[Any], *, market: str = "EU") -> Notice 
     title = title_en or (titles[0][1] if titles else "")
     if not title:
         return Skip("no title")
-    notes = [] if title_en else ["no English text: drafted from structured facts only"]
+    notes = [] if title_en else ["no English text: the private title is in another language"]
     money, currency = _value(latest)
     source = _one(
         latest,
@@ -275,7 +275,6 @@ def build(notice_id: str, payloads: list[Any], *, market: str = "EU") -> Notice 
         classifications=tuple(_classifications(latest)),
         nature=_one(latest, "cac:ProcurementProject/cbc:ProcurementTypeCode").lower(),
         procedure=PROCEDURES.get(_one(latest, "cac:TenderingProcess/cbc:ProcedureCode"), ""),
-        need_en=need_phrase(title_en) if title_en else "",
         framework=_framework(latest),
         lots=len(latest.findall("cac:ProcurementProjectLot/cbc:ID[@schemeName='Lot']", NS)),
         duration_months=_duration(latest),

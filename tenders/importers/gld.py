@@ -122,7 +122,6 @@ def build(notice_id: str, payloads: list[Any], *, market: str = "HK") -> Notice 
         deadline=deadline,
         state=state,
         state_detail=detail,
-        need_en=need_phrase(subject_en) if subject_en else "",
         need_zh=to_simplified(need_phrase(subject_zh)) if subject_zh else "",
         names=tuple(dict.fromkeys(names)),
         notes=notes,

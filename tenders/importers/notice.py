@@ -112,9 +112,8 @@ class Notice:
     lots: int = 0
     duration_months: int = 0
     buyer_kind: str = ""
-    # Public-fact candidates for the need phrase (checked by the gate before use): the English
-    # title, and for HK the Chinese subject (in Simplified Chinese).
-    need_en: str = ""
+    # The Chinese title (for HK the Chinese subject, in Simplified Chinese): words for finding
+    # the notice's concepts, like the title; never published.
     need_zh: str = ""
     names: tuple[Name, ...] = ()
     notes: list[str] = field(default_factory=list)

@@ -38,7 +38,6 @@ from .notice import (
     lang_code,
     months_between,
     months_of,
-    need_phrase,
     parse_deadline,
     text,
 )
@@ -362,7 +361,6 @@ def build(notice_id: str, payloads: list[Any], *, market: str) -> Notice | Skip:
         else ""
     )
     method = text(tender.get("procurementMethod") or tender.get("methodRationale")).lower()
-    english = language == "en"
     return Notice(
         scheme="ocds",
         notice_id=notice_id,
@@ -380,7 +378,6 @@ def build(notice_id: str, payloads: list[Any], *, market: str) -> Notice | Skip:
         classifications=tuple(_classifications(tender)),
         nature=nature.lower(),
         procedure=METHODS.get(method, ""),
-        need_en=need_phrase(title) if english else "",
         framework=(tender.get("techniques") or {}).get("hasFrameworkAgreement") is True
         if isinstance(tender.get("techniques"), dict)
         else False,
