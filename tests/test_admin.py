@@ -360,3 +360,20 @@ def test_publishing_and_withdrawing_need_the_add_issue_permission(client):
     assert client.post(reverse("admin:tenders_issue_publish")).status_code == 403
     assert client.get(reverse("admin:tenders_issue_withdraw")).status_code == 403
     assert not Issue.objects.exists()
+
+
+def test_the_list_shows_what_is_bought_and_finds_records_still_on_a_broad_concept(admin_client):
+    specific = SourceTenderFactory(concepts=["33112200"], title="Portable ultrasound")
+    broad = SourceTenderFactory(concepts=["33000000"], title="Medical things")
+    none = SourceTenderFactory(concepts=[], title="Unclassified")
+    url = reverse("admin:tenders_sourcetender_changelist")
+    page = admin_client.get(url).content.decode()
+    assert "Ultrasonic unit / 超声波设备" in page
+    assert (
+        "Medical equipments, pharmaceuticals and personal care products / 医疗设备、药品和个人护理产品 (broad: pick one)"
+        in page
+    )
+    listed = admin_client.get(url, {"concept": "broad"}).context["cl"].result_list
+    assert {r.pk for r in listed} == {broad.pk, none.pk}
+    listed = admin_client.get(url, {"concept": "specific"}).context["cl"].result_list
+    assert {r.pk for r in listed} == {specific.pk}

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -25,6 +25,7 @@ from ..sanitize import KIND_LABELS, Finding, clean_text
 from ..sanitize.allow import NEVER_ALLOWED
 from ..vocabulary.cpv import concept
 from ..vocabulary.cpv import search as search_concepts
+from ..vocabulary.summaries import CATEGORY_CONCEPTS
 from .imports import imported_notice_html
 from .jobs import busy_message
 
@@ -258,6 +259,28 @@ class ReasonForm(forms.Form):
     )
 
 
+BROAD_CONCEPTS = frozenset(CATEGORY_CONCEPTS.values())
+
+
+class ConceptFilter(admin.SimpleListFilter):
+    """Records whose summary names only their category's broad concept (the classifier
+    abstained, or nobody picked one): the ones a curator should give a concept."""
+
+    title = "concept"
+    parameter_name = "concept"
+
+    def lookups(self, request, model_admin):
+        return [("broad", "Broad or none: pick one"), ("specific", "Specific")]
+
+    def queryset(self, request, queryset):
+        broad = Q(concepts=[]) | Q(concepts__0__in=sorted(BROAD_CONCEPTS))
+        if self.value() == "broad":
+            return queryset.filter(broad)
+        if self.value() == "specific":
+            return queryset.exclude(broad)
+        return queryset
+
+
 @admin.register(SourceTender)
 class SourceTenderAdmin(admin.ModelAdmin):
     form = SourceTenderForm
@@ -266,13 +289,14 @@ class SourceTenderAdmin(admin.ModelAdmin):
     list_display = (
         "listing_id",
         "short_title",
+        "main_concept",
         "market",
         "category",
         "status",
         "findings_count",
         "deadline",
     )
-    list_filter = ("status", "market", "category", "deadline")
+    list_filter = ("status", ConceptFilter, "market", "category", "deadline")
     search_fields = (
         "listing_id",
         "title",
@@ -352,6 +376,14 @@ class SourceTenderAdmin(admin.ModelAdmin):
     @admin.display(description="title")
     def short_title(self, obj: SourceTender) -> str:
         return obj.title if len(obj.title) <= 60 else obj.title[:59] + "…"
+
+    @admin.display(description="what is bought (public)")
+    def main_concept(self, obj: SourceTender) -> str:
+        found = concept(obj.concepts[0]) if obj.concepts else None
+        if found is None:
+            return "-"
+        broad = " (broad: pick one)" if found.code in BROAD_CONCEPTS else ""
+        return f"{found.en} / {found.zh}{broad}"
 
     @admin.display(description="findings")
     def findings_count(self, obj: SourceTender) -> int:
