@@ -3,7 +3,7 @@
 Simplified Chinese uses mainland wording (合同, 公共机构, 信息技术); Traditional uses Hong Kong
 wording (合約, 公營機構, 資訊科技). ``to_traditional`` first replaces the mainland phrases of our
 reviewed table (``vocabulary/data/hk_phrases.tsv``) with their Hong Kong forms, then converts with
-OpenCC's phrase-level ``s2hk``: never a bare character conversion. ``to_simplified`` (``t2s``)
+OpenCC's phrase-level ``s2hk``: never a bare character conversion. ``to_simplified`` (``hk2s``)
 lets search and the gate read Traditional text as Simplified. Converters are built once per
 process; results are cached because the same phrases recur across thousands of records.
 """

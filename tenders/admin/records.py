@@ -100,7 +100,6 @@ class ConceptsWidget(forms.Widget):
     (the admin's ``concepts/`` view); posts the codes comma-separated, main first."""
 
     template_name = "tenders/widgets/concepts.html"
-    search_url = ""
 
     def format_value(self, value):
         if isinstance(value, list | tuple):
@@ -111,7 +110,7 @@ class ConceptsWidget(forms.Widget):
         context = super().get_context(name, value, attrs)
         codes = [c.strip() for c in (context["widget"]["value"] or "").split(",") if c.strip()]
         context["widget"]["chosen"] = [c for c in map(concept, codes) if c]
-        context["widget"]["search_url"] = self.search_url
+        context["widget"]["search_url"] = reverse("admin:tenders_sourcetender_concepts")
         return context
 
 
@@ -470,15 +469,6 @@ class SourceTenderAdmin(admin.ModelAdmin):
         found = search_concepts(request.GET.get("q", ""), limit=20)
         rows = [{"code": c.code, "en": c.en, "zh": c.zh, "zht": c.zht} for c in found]
         return JsonResponse({"concepts": rows})
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        info = self.opts.app_label, self.opts.model_name
-        widget = form.base_fields["concepts"].widget
-        widget.search_url = reverse(
-            "admin:{}_{}_concepts".format(*info), current_app=self.admin_site.name
-        )
-        return form
 
     def findings_view(self, request: HttpRequest, object_id: str):
         """The gate's findings for the form as typed (JSON, staff only, nothing saved)."""

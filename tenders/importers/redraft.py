@@ -1,8 +1,8 @@
 """Re-drafting imported records after a change of the vocabulary or of the drafting rules.
 
 ``redraft_imported`` classifies every imported record again and builds its summaries from the
-vocabulary, as an import would (``service._category`` and ``service._draft``, from the stored
-notice). Records whose summaries no person edited (their text is still the last draft's) get
+vocabulary, as an import would (``service.categorize`` and ``service.draft_record``, from the
+stored notice). Records whose summaries no person edited (their text is still the last draft's) get
 the new concepts and summaries; an approved one stays approved when the gate, coverage check
 included, finds nothing in the new text (it holds only vocabulary), and goes back to draft
 otherwise. Records a person edited keep their text and are listed, with the new draft beside

@@ -42,7 +42,6 @@ from ..drafting import draft as draft_summaries
 from ..markets import MARKETS
 from ..models import (
     Category,
-    CurrencyRate,
     ImportedNotice,
     ImportFormat,
     ImportRun,
@@ -81,7 +80,6 @@ class _Context:
     dry_run: bool
     source: ImportSource | None
     categories: dict[str, Category]
-    rates: dict[str, Decimal]
 
 
 # --- entry points -------------------------------------------------------------------------
@@ -182,7 +180,6 @@ def import_notices(
         dry_run=dry_run,
         source=source,
         categories={c.slug: c for c in Category.objects.all()},
-        rates={r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()},
     )
     try:
         items = READERS[fmt].pieces(location, market=market, policy=policy, sleep=sleep)
@@ -379,17 +376,16 @@ def categorize(
             "no specific concept found: the summary names the category's broad concept; "
             "pick a concept"
         )
-    if notice.category:
-        if notice.category in categories:
-            category = categories[notice.category]
-            broad = CATEGORY_CONCEPTS.get(category.slug)
-            return category, found.codes or ((broad,) if broad else ()), notes
-        notes.append(f"category {notice.category!r} is not one of ours: classified instead")
-    codes = [("CPV", found.main, "")] if found.codes else notice.classifications
-    slug, how = classify(codes, words=f"{notice.title} {notice.need_zh}", nature=notice.nature)
-    if how in ("default", "keywords") or how.startswith("nature"):
-        notes.append(f"category guessed ({how}): check it")
-    category = categories.get(slug) or next(iter(categories.values()))
+    category = categories.get(notice.category)
+    if category is None:
+        if notice.category:
+            notes.append(f"category {notice.category!r} is not one of ours: classified instead")
+        codes = [("CPV", found.main, "")] if found.codes else notice.classifications
+        words = f"{notice.title} {notice.need_zh}"
+        slug, how = classify(codes, words=words, nature=notice.nature)
+        if how in ("default", "keywords") or how.startswith("nature"):
+            notes.append(f"category guessed ({how}): check it")
+        category = categories.get(slug) or next(iter(categories.values()))
     broad = CATEGORY_CONCEPTS.get(category.slug)
     return category, found.codes or ((broad,) if broad else ()), notes
 
