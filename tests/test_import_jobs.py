@@ -74,7 +74,7 @@ def test_import_now_queues_a_job_per_source_and_the_runs_page_follows_it(admin_c
         "progress and the runs when they are done."
     ]
     html = page.content.decode()
-    assert REFRESH in html and '<span class="job-state">Queued</span>' in html
+    assert REFRESH in html and '<span class="job-state">Waiting for a worker</span>' in html
 
     again = import_now(admin_client, source)
     assert again.status_code == 302 and Job.objects.count() == 1

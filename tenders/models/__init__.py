@@ -27,7 +27,7 @@ from .feed import (
 )
 from .gate import GateAllowance
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
-from .jobs import Job
+from .jobs import Job, JobWorker
 from .postings import SearchPosting, SearchPostings
 from .publication import GateCheck, PlanDigest
 
@@ -46,6 +46,7 @@ __all__ = [
     "Issue",
     "IssueCount",
     "Job",
+    "JobWorker",
     "PlanDigest",
     "PublicBody",
     "PublicBodyName",
