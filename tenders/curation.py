@@ -12,6 +12,7 @@ currency without a USD rate is *refused*, not approved with a warning. "Approved
 refusal tells staff now rather than at publication time.
 """
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,7 +21,7 @@ from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import F, Model, QuerySet
 from django.utils import timezone
 
 from . import buckets
@@ -137,6 +138,54 @@ def _log(user: Actor, entries: Iterable[tuple[Model, int, str]]) -> None:
             )
         )
     LogEntry.objects.bulk_create(rows)
+
+
+# --- findings kept for the admin's filter ---------------------------------------------------
+
+FINDINGS_BATCH = 1000
+
+
+def findings_key(gate: Gate) -> str:
+    """The gate's rules and data as one key: a count of findings made under another is stale."""
+    from .publication.passes import gate_code
+
+    return hashlib.sha256(f"{gate_code()}:{gate.version}".encode()).hexdigest()
+
+
+def findings_fresh(queryset: QuerySet, key: str) -> QuerySet:
+    """The records of ``queryset`` whose kept count of findings still holds."""
+    return queryset.filter(
+        findings__isnull=False, findings_digest=F("plan_digest"), findings_gate=key
+    )
+
+
+def findings_refresh(queryset: QuerySet, *, gate: Gate | None = None) -> int:
+    """Scan the records of ``queryset`` whose kept count of findings is stale (their text or
+    the gate changed since), keep the new counts; return how many were scanned. A cache for
+    the admin's filter: publication and approval always run the gate themselves."""
+    gate = gate or current_gate()
+    key = findings_key(gate)
+    stale = queryset.exclude(pk__in=findings_fresh(queryset, key).values("pk"))
+    pks = list(stale.order_by().values_list("pk", flat=True))
+    for start in range(0, len(pks), FINDINGS_BATCH):
+        records = list(
+            SourceTender.objects.select_related("category").filter(
+                pk__in=pks[start : start + FINDINGS_BATCH]
+            )
+        )
+        for record in records:
+            record.findings = len(tender_findings(record, gate=gate))
+            record.findings_digest, record.findings_gate = record.plan_digest, key
+        SourceTender.objects.bulk_update(records, ["findings", "findings_digest", "findings_gate"])
+    return len(pks)
+
+
+def with_findings(queryset: QuerySet, has: bool, *, gate: Gate | None = None) -> QuerySet:
+    """The records of ``queryset`` the gate finds something in (``has``), or nothing in."""
+    gate = gate or current_gate()
+    findings_refresh(queryset, gate=gate)
+    fresh = findings_fresh(queryset, findings_key(gate))
+    return fresh.filter(findings__gt=0) if has else fresh.filter(findings=0)
 
 
 # --- record services ----------------------------------------------------------------------

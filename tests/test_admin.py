@@ -73,8 +73,20 @@ def test_changelist_shows_findings_counts_filters_and_search(admin_client):
     rows = {r.listing_id: r for r in response.context["cl"].result_list}
     assert set(rows) == {clean.listing_id, dirty.listing_id}
     html = response.content.decode()
-    assert re.search(rf"{dirty.listing_id}.*?<td class=\"field-findings_count\">2</td>", html, re.S)
-    assert re.search(rf"{clean.listing_id}.*?<td class=\"field-findings_count\">0</td>", html, re.S)
+    assert re.search(rf"{dirty.listing_id}.*?field-findings_badge.*?>2 findings</span>", html, re.S)
+    assert re.search(rf"{clean.listing_id}.*?field-findings_badge.*?>clean</span>", html, re.S)
+    # The public text beside a short private title.
+    assert f'<span class="public-text" lang="en">{clean.summary_en}</span>' in html
+    assert f'<span class="public-text" lang="zh">{clean.summary_zh}</span>' in html
+    assert "Private title" in html
+    # Has findings / clean, from counts kept until the text changes.
+    found = admin_client.get(reverse(CHANGELIST), {"findings": "yes"})
+    assert [r.pk for r in found.context["cl"].result_list] == [dirty.pk]
+    found = admin_client.get(reverse(CHANGELIST), {"findings": "no"})
+    assert [r.pk for r in found.context["cl"].result_list] == [clean.pk]
+    SourceTender.objects.filter(pk=dirty.pk).update(summary_en="Supply of lifts.")
+    found = admin_client.get(reverse(CHANGELIST), {"findings": "no"})
+    assert {r.pk for r in found.context["cl"].result_list} == {clean.pk, dirty.pk}
     drafts = admin_client.get(reverse(CHANGELIST), {"status__exact": "draft"})
     assert [r.pk for r in drafts.context["cl"].result_list] == [dirty.pk]
     found = admin_client.get(reverse(CHANGELIST), {"q": "Harbour District"})
@@ -368,12 +380,52 @@ def test_the_list_shows_what_is_bought_and_finds_records_still_on_a_broad_concep
     none = SourceTenderFactory(concepts=[], title="Unclassified")
     url = reverse("admin:tenders_sourcetender_changelist")
     page = admin_client.get(url).content.decode()
-    assert "Ultrasonic unit / 超声波设备" in page
+    assert '<small class="public-concepts">Ultrasonic unit</small>' in page
+    assert '<small class="public-concepts">超声波设备</small>' in page
     assert (
-        "Medical equipments, pharmaceuticals and personal care products / 医疗设备、药品和个人护理产品 (broad: pick one)"
-        in page
+        "Medical equipments, pharmaceuticals and personal care products (broad: pick one)" in page
     )
+    assert "医疗设备、药品和个人护理产品 (broad: pick one)" in page
     listed = admin_client.get(url, {"concept": "broad"}).context["cl"].result_list
     assert {r.pk for r in listed} == {broad.pk, none.pk}
     listed = admin_client.get(url, {"concept": "specific"}).context["cl"].result_list
     assert {r.pk for r in listed} == {specific.pk}
+
+
+def test_the_list_filters_by_closing_source_run_and_edits(admin_client, t0):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tenders.models import ImportedNotice, ImportRun, ImportSource
+
+    now = timezone.now()
+    soon = SourceTenderFactory(deadline=now + timedelta(days=5))
+    month = SourceTenderFactory(deadline=now + timedelta(days=20))
+    later = SourceTenderFactory(deadline=now + timedelta(days=60))
+    passed = SourceTenderFactory(deadline=now - timedelta(days=3), summary_en="", status="draft")
+    url = reverse(CHANGELIST)
+
+    def listed(**query):
+        return {r.pk for r in admin_client.get(url, query).context["cl"].result_list}
+
+    assert listed(closes="2w") == {soon.pk}
+    assert listed(closes="4w") == {month.pk}
+    assert listed(closes="later") == {later.pk}
+    assert listed(closes="passed") == {passed.pk}
+    assert listed(summary="missing") == {passed.pk}
+    # Imported from a source, by a run; one edited by a person afterwards.
+    source = ImportSource.objects.create(name="CA weekly", format="ocds", market="CA", url="/x")
+    run = ImportRun.objects.create(source=source, format="ocds", location="/x")
+    for record in (soon, month):
+        ImportedNotice.objects.create(
+            tender=record, scheme="ocds", notice_id=record.listing_id, source=source,
+            raw=b"", raw_hash="x", first_run=run, last_run=run,
+        )  # fmt: skip
+    assert listed(source=str(source.pk)) == {soon.pk, month.pk}
+    assert listed(source="staff") == {later.pk, passed.pk}
+    assert listed(run=str(run.pk)) == {soon.pk, month.pk}
+    assert listed(edited="no") == {soon.pk, month.pk}
+    admin_client.post(change_url(month), form_data(month, summary_en="Supply of switches."))
+    assert listed(edited="no") == {soon.pk}
+    assert listed(edited="yes") == {month.pk, later.pk, passed.pk}

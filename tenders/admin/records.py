@@ -28,6 +28,14 @@ from ..vocabulary.cpv import search as search_concepts
 from ..vocabulary.summaries import CATEGORY_CONCEPTS
 from .imports import imported_notice_html
 from .jobs import busy_message
+from .record_filters import (
+    ClosingFilter,
+    EditedFilter,
+    FindingsFilter,
+    RunFilter,
+    SourceFilter,
+    SummaryFilter,
+)
 
 MESSAGE_LIMIT = 10
 
@@ -288,14 +296,26 @@ class SourceTenderAdmin(admin.ModelAdmin):
     list_display = (
         "listing_id",
         "short_title",
-        "main_concept",
+        "public_en",
+        "public_zh",
+        "findings_badge",
         "market",
         "category",
         "status",
-        "findings_count",
         "deadline",
     )
-    list_filter = ("status", ConceptFilter, "market", "category", "deadline")
+    list_filter = (
+        "status",
+        FindingsFilter,
+        ClosingFilter,
+        SourceFilter,
+        RunFilter,
+        EditedFilter,
+        SummaryFilter,
+        ConceptFilter,
+        "market",
+        "category",
+    )
     search_fields = (
         "listing_id",
         "title",
@@ -372,21 +392,58 @@ class SourceTenderAdmin(admin.ModelAdmin):
         # Records are withheld, not deleted: publication history points at them.
         return False
 
-    @admin.display(description="title")
+    @admin.display(description="private title", ordering="title")
     def short_title(self, obj: SourceTender) -> str:
-        return obj.title if len(obj.title) <= 60 else obj.title[:59] + "…"
+        return obj.title if len(obj.title) <= 40 else obj.title[:39] + "…"
 
-    @admin.display(description="what is bought (public)")
-    def main_concept(self, obj: SourceTender) -> str:
-        found = concept(obj.concepts[0]) if obj.concepts else None
-        if found is None:
-            return "-"
-        broad = " (broad: pick one)" if found.code in BROAD_CONCEPTS else ""
-        return f"{found.en} / {found.zh}{broad}"
+    def _concepts_text(self, obj: SourceTender, lang: str) -> str:
+        found = [c for c in map(concept, obj.concepts or []) if c]
+        if not found:
+            return ""
+        broad = " (broad: pick one)" if found[0].code in BROAD_CONCEPTS else ""
+        return "; ".join(getattr(c, lang) for c in found) + broad
+
+    def _public(self, obj: SourceTender, field: str, lang: str):
+        """The summary as it will be published, with the concepts it names below (or the
+        concepts alone when there is no summary yet)."""
+        text, concepts = getattr(obj, field), self._concepts_text(obj, lang)
+        if not text:
+            return format_html(
+                '<span class="public-missing">No summary</span><br>'
+                '<small class="public-concepts">concepts: {}</small>',
+                concepts or "none",
+            )
+        return format_html(
+            '<span class="public-text" lang="{}">{}</span><br><small class="public-concepts">{}'
+            "</small>",
+            lang,
+            text,
+            concepts,
+        )
+
+    @admin.display(description="public English (as published)")
+    def public_en(self, obj: SourceTender):
+        return self._public(obj, "summary_en", "en")
+
+    @admin.display(description="public Chinese (as published)")
+    def public_zh(self, obj: SourceTender):
+        return self._public(obj, "summary_zh", "zh")
 
     @admin.display(description="findings")
-    def findings_count(self, obj: SourceTender) -> int:
-        return len(curation.tender_findings(obj))
+    def findings_badge(self, obj: SourceTender):
+        count = len(curation.tender_findings(obj))
+        if not count:
+            return format_html(
+                '<span class="findings-badge clean" title="{}">{}</span>',
+                "The gate finds nothing",
+                "clean",
+            )
+        return format_html(
+            '<span class="findings-badge has-findings" style="background:#ba2121;color:#fff;'
+            'padding:1px 6px;border-radius:8px" title="{}">{}</span>',
+            "The gate would withhold this record; open it to see why",
+            f"{count} finding{'s' if count != 1 else ''}",
+        )
 
     @admin.display(description="findings")
     def gate_findings(self, obj: SourceTender):
