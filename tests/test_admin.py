@@ -429,3 +429,37 @@ def test_the_list_filters_by_closing_source_run_and_edits(admin_client, t0):
     admin_client.post(change_url(month), form_data(month, summary_en="Supply of switches."))
     assert listed(edited="no") == {soon.pk}
     assert listed(edited="yes") == {month.pk, later.pk, passed.pk}
+
+
+def test_the_preview_says_which_records_are_left_out_and_why_with_links(admin_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = timezone.now()
+    SourceTenderFactory(deadline=now + timedelta(days=9))
+    old = SourceTenderFactory.create_batch(2, deadline=now - timedelta(days=400))
+    leak = SourceTenderFactory(deadline=now + timedelta(days=9), summary_en="Write to a@b.org")
+    held = SourceTenderFactory(status="withheld", withheld_reason="duplicate")
+    closed = SourceTenderFactory(status="closed")
+    empty = SourceTenderFactory(status="draft", summary_zh="")
+    draft = SourceTenderFactory(status="draft")
+    html = admin_client.get(reverse("admin:tenders_issue_preview")).content.decode()
+    rows = re.findall(
+        r"<tr><th>([^<]+)</th><td class=\"excluded-count\"><a href=\"([^\"]+)\">(\d+)</a>", html
+    )
+    found = {reason: (url.replace("&amp;", "&"), int(n)) for reason, url, n in rows}
+    expected = {
+        "Deadline passed over 28 days ago (approved)": {r.pk for r in old},
+        "Withheld by the gate at publication (findings, missing summary or rate)": {leak.pk},
+        "Withheld by staff": {held.pk},
+        "Closed at source (cancelled, awarded or withdrawn)": {closed.pk},
+        "No summary (drafts missing one or more)": {empty.pk},
+        "Not approved yet (drafts with their summaries)": {draft.pk},
+    }
+    assert set(found) == set(expected)
+    for reason, pks in expected.items():
+        url, count = found[reason]
+        assert count == len(pks), reason
+        listed = admin_client.get(url).context["cl"].result_list
+        assert {r.pk for r in listed} == pks, reason

@@ -1,5 +1,7 @@
 """Staff admin of issues: history, preview, publication and withdrawal of a row."""
 
+from urllib.parse import urlencode
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -142,6 +144,16 @@ class IssueAdmin(admin.ModelAdmin):
                 generated=rfc3339(summary.generated),
                 reasons=summary.withheld_by_reason.most_common(),
                 samples=self._samples(summary.withheld_samples),
+                excluded=[
+                    {
+                        "reason": group.reason,
+                        "count": group.count,
+                        "url": reverse("admin:tenders_sourcetender_changelist")
+                        + "?"
+                        + urlencode(group.query),
+                    }
+                    for group in curation.unpublished_by_reason(summary)
+                ],
                 can_publish=request.user.has_perm("tenders.add_issue"),
             ),
         )
