@@ -13,6 +13,7 @@ services that queue them (the admin and the commands call these, never the tasks
   died keeps it, so *Retry* works.
 """
 
+import hashlib
 import logging
 import secrets
 import shutil
@@ -27,7 +28,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import task
 
-from . import curation, current
+from . import bulk, curation, current
 from .importers.service import ImportFailed, import_from_source, import_notices
 from .jobs import JobBusy, JobFailed, Outcome, Progress, job_abandoned, job_enqueue, run_job
 from .models import ImportRun, ImportSource, Issue, Job
@@ -41,6 +42,7 @@ IMPORT = "import"
 POSTINGS = "postings"
 GATE_CHECK = "gate-check"
 REDRAFT = "redraft"
+BULK = "bulk"
 
 
 def publication_enqueue(*, user: AbstractBaseUser | None) -> Job:
@@ -220,6 +222,57 @@ def _redraft(job: Job, progress: Progress) -> Outcome:
 @task()
 def redraft_task(job_id: int) -> dict:
     return run_job(job_id, _redraft)
+
+
+# --- bulk curation ------------------------------------------------------------------------
+
+
+def bulk_enqueue(
+    *, action: str, ids: list[int], user: AbstractBaseUser | None, reason: str = ""
+) -> Job:
+    """Queue a bulk action of the admin on ``ids`` (``bulk.bulk_run``'s work) for a worker.
+    The same selection is refused while its job is queued or running (a second click)."""
+    ids = sorted(set(ids))
+    digest = hashlib.sha256(",".join(map(str, ids)).encode()).hexdigest()[:16]
+    verb = bulk.ACTIONS[action][0]
+    return job_enqueue(
+        task=bulk_task,
+        kind=BULK,
+        label=f"{verb} {len(ids):,} records",
+        lock_key=f"{BULK}:{action}:{digest}",
+        user=user,
+        arguments={"action": action, "ids": ids, "reason": reason},
+    )
+
+
+def _bulk(job: Job, progress: Progress) -> Outcome:
+    args = job.arguments
+    try:
+        outcome = bulk.bulk_run(
+            action=args["action"],
+            ids=args["ids"],
+            user=job.requested_by,
+            reason=args.get("reason", ""),
+            progress=lambda done, total: progress(args["action"], done, total),
+        )
+    except curation.CurationError as exc:
+        raise JobFailed(f"Nothing changed: {exc}") from exc
+    refused = dict(list(outcome.refused.items())[:100])
+    return Outcome(
+        message=outcome.message(),
+        data={
+            "action": outcome.action,
+            "selected": outcome.selected,
+            "done": outcome.done,
+            "refused_count": len(outcome.refused),
+            "refused": refused,
+        },
+    )
+
+
+@task()
+def bulk_task(job_id: int) -> dict:
+    return run_job(job_id, _bulk)
 
 
 # --- imports ------------------------------------------------------------------------------

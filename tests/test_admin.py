@@ -194,13 +194,26 @@ def _action(client, action, records, **extra):
 def test_bulk_approve_and_check_actions(admin_client):
     good = [SourceTenderFactory(status=SourceTender.Status.DRAFT) for _ in range(3)]
     bad = SourceTenderFactory(status=SourceTender.Status.DRAFT, summary_en="See tender.gov.hk")
-    response = _action(admin_client, "approve_records", [*good, bad])
+    # First a confirmation page: the count, the rows as published, what is refused and why.
+    page = _action(admin_client, "approve_records", [*good, bad])
+    html = page.content.decode()
+    assert page.status_code == 200 and "Approve 4 records?" in html
+    assert '<strong id="bulk-count">4</strong> records selected.' in html
+    assert "Of the first 4, <strong>1</strong> will be refused:" in html
+    assert (
+        f"<strong>{bad.listing_id}</strong>: domain name in summary_en: See tender.gov.hk" in html
+    )
+    rows = re.findall(r'<td class="public-text">([^<]+)</td>', html)
+    assert rows == [g.summary_en for g in good]
+    assert 'value="Approve 4 records"' in html and "Done as you confirm." in html
+    assert not SourceTender.objects.filter(status="approved").exists()
+    response = _action(admin_client, "approve_records", [*good, bad], apply="1")
     assert messages_of(response) == [
         "Approved 3 record(s).",
         f"{bad.listing_id} not approved: domain name in summary_en: See tender.gov.hk",
     ]
     assert SourceTender.objects.filter(status="approved").count() == 3
-    response = _action(admin_client, "check_records", [*good, bad])
+    response = _action(admin_client, "check_records", [*good, bad], apply="1")
     assert messages_of(response) == [
         "Checked 4 record(s): 3 clean, 1 with findings.",
         f"{bad.listing_id} not clean: domain name in summary_en: See tender.gov.hk",
@@ -211,7 +224,7 @@ def test_withhold_action_asks_for_a_reason(admin_client):
     records = [SourceTenderFactory(), SourceTenderFactory()]
     page = _action(admin_client, "withhold_records", records)
     assert page.status_code == 200 and b'name="reason"' in page.content
-    assert b"2 records selected" in page.content
+    assert b'<strong id="bulk-count">2</strong> records selected' in page.content
     empty = _action(admin_client, "withhold_records", records, apply="1", reason="   ")
     assert empty.status_code == 200 and b"This field is required." in empty.content
     assert not SourceTender.objects.filter(status="withheld").exists()
@@ -226,7 +239,7 @@ def test_draft_action_drafts_each_record_from_its_own_concepts(admin_client):
     blank = dict(status=SourceTender.Status.DRAFT, summary_en="", summary_zh="", summary_zht="")
     scanner = SourceTenderFactory(concepts=["33112200"], **blank)
     routers = SourceTenderFactory(concepts=["32413100"], market="SG", **blank)
-    done = _action(admin_client, "draft_summaries", [scanner, routers])
+    done = _action(admin_client, "draft_summaries", [scanner, routers], apply="1")
     assert messages_of(done) == [
         "Drafted summaries for 2 record(s) from their own concepts; read them and approve."
     ]

@@ -22,6 +22,7 @@ KINDS = {
     tasks.PUBLISH: ("tenders.add_issue", "admin:tenders_issue_changelist"),
     tasks.IMPORT: ("tenders.run_import", "admin:tenders_importrun_changelist"),
     tasks.REDRAFT: ("tenders.change_sourcetender", "admin:tenders_sourcetender_changelist"),
+    tasks.BULK: ("tenders.change_sourcetender", "admin:tenders_sourcetender_changelist"),
 }
 
 
