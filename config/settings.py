@@ -337,6 +337,8 @@ MIDDLEWARE.insert(
 TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
     os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))
 )
+# Files in one upload (several selected, or the files of a .zip).
+TENDERS_IMPORT_UPLOAD_MAX_FILES = int(os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_FILES", "1000"))
 
 # --- Database answers and unavailability (issue #14) ---------------------------------------
 # Seconds a request waits for an answer from PostgreSQL before giving up and answering 503
