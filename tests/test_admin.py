@@ -3,6 +3,7 @@ actions call one service each, publication views report, and bad input is an err
 never a 500."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -476,3 +477,45 @@ def test_the_preview_says_which_records_are_left_out_and_why_with_links(admin_cl
         assert count == len(pks), reason
         listed = admin_client.get(url).context["cl"].result_list
         assert {r.pk for r in listed} == pks, reason
+
+
+def test_an_issue_page_for_people(admin_client, t0):
+    SourceTenderFactory()
+    SourceTenderFactory(market="SG")
+    leak = SourceTenderFactory(summary_en="Write to a@b.org")
+    curation.issue_publish(user=None, now=t0)
+    first = current_issue()
+    curation.issue_publish(user=None, now=t0 + timedelta(hours=1))
+    second = current_issue()
+    assert first.issue_id == second.issue_id  # the same week, twice
+
+    html = admin_client.get(reverse("admin:tenders_issue_change", args=[second.pk])).content
+    html = html.decode()
+    assert f"{second.issue_id} (#{second.pk}): publication 2 of 2 this week" in html
+    assert "by a command (weekly publication)" in html
+    assert '<td id="issue-rows">2</td>' in html and '<td id="issue-withheld">1</td>' in html
+    assert re.search(r'id="issue-markets"><tbody><tr><th>HK</th><td>1</td></tr><tr><th>SG</th>'
+                     r"<td>1</td></tr>", html)  # fmt: skip
+    assert "<th>it-hardware</th><td>2</td>" in html
+    assert re.search(
+        rf"<th>sanitization</th><td>1</td><td><a href=\"[^\"]+/{leak.pk}/change/\"", html
+    )
+    assert 'id="issue-public" href="/en/tenders/"' in html
+    assert "nothing yet" in html
+    assert f'Follows</th><td><a href="/admin/tenders/issue/{first.pk}/change/">' in html
+
+    old = admin_client.get(reverse("admin:tenders_issue_change", args=[first.pk])).content
+    old = old.decode()
+    assert "issue-public" not in old  # no public listing once replaced
+    assert (
+        f'<a href="/admin/tenders/issue/{second.pk}/change/">{second.issue_id}, publication 2 '
+        f"(#{second.pk})</a>"
+    ) in old
+    listing = admin_client.get(reverse("admin:tenders_issue_changelist")).content.decode()
+    assert f"{second.issue_id}, publication 2 (#{second.pk})" in listing
+    assert f"{first.issue_id} (#{first.pk})" in listing
+
+
+def test_one_menu_entry_for_jobs(admin_client):
+    html = admin_client.get(reverse("admin:index")).content.decode()
+    assert ">Jobs</a>" in html and "Task results" not in html

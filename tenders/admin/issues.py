@@ -13,6 +13,7 @@ from django.utils.html import format_html, format_html_join
 from .. import curation, tasks
 from ..calendar import rfc3339
 from ..curation import CurationError
+from ..issue_report import issue_name, issue_report
 from ..jobs import JobBusy
 from ..models import Issue, Job, SourceTender, WithheldRecord
 from ..publication import PublicationError
@@ -23,7 +24,7 @@ from .jobs import busy_message, job_panel
 class IssueAdmin(admin.ModelAdmin):
     change_list_template = "admin/tenders/issue/change_list.html"
     list_display = (
-        "issue_id",
+        "name",
         "state",
         "current",
         "generated",
@@ -51,6 +52,47 @@ class IssueAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="issue", ordering="created_at")
+    def name(self, obj: Issue) -> str:
+        return f"{issue_name(obj)} (#{obj.pk})"
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The issue for people: what it published, where and why not, and its history."""
+        issue = self.get_object(request, object_id)
+        if issue is None or not self.has_view_permission(request, issue):
+            return super().change_view(request, object_id, form_url, extra_context)
+        report = issue_report(issue)
+        public = ""
+        if issue.is_current:
+            public = reverse("pages:tender-list")
+        context = self._context(
+            request,
+            f"Issue {issue_name(issue, report.number_in_week)}",
+            report=report,
+            original=issue,
+            public_url=public,
+            generated=rfc3339(issue.generated),
+            by=issue.published_by.get_username() if issue.published_by else "a command",
+            replaced_by_name=issue_name(report.replaced_by) if report.replaced_by else "",
+            followed_name=issue_name(report.followed) if report.followed else "",
+            withheld=[
+                (
+                    kind,
+                    count,
+                    [
+                        (
+                            w.tender.listing_id,
+                            reverse("admin:tenders_sourcetender_change", args=[w.tender_id]),
+                            "; ".join(w.reasons),
+                        )
+                        for w in examples
+                    ],
+                )
+                for kind, count, examples in report.withheld_by_reason
+            ],
+        )
+        return TemplateResponse(request, "admin/tenders/issue/detail.html", context)
 
     def get_readonly_fields(self, request, obj=None):
         names = [f.name for f in self.opts.fields if f.name not in self.exclude]

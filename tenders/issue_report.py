@@ -1,0 +1,78 @@
+"""An issue as staff read it in the admin: which publication of its week it is, who published
+it, its rows per market and category (from the counts kept at publication, so no snapshot
+row is read), why records were withheld, what it followed and what replaced it.
+Staff only: withheld records and their reasons are never public."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import Sum
+
+from .models import Issue, IssueCount, WithheldRecord
+from .publication.planning import reason_kind
+
+EXAMPLES = 5
+
+
+@dataclass
+class IssueReport:
+    issue: Issue
+    number_in_week: int  # 1 for the week's first publication, 2 for a republication...
+    publications_in_week: int
+    by_market: list[tuple[str, int]]
+    by_category: list[tuple[str, int]]
+    by_market_and_category: list[tuple[str, str, int]]
+    withheld_by_reason: list[tuple[str, int, list[WithheldRecord]]] = field(default_factory=list)
+    replaced_by: Issue | None = None
+    followed: Issue | None = None  # the issue it replaced as current
+
+
+def issue_name(issue: Issue, number: int | None = None) -> str:
+    """An issue's name for people: its week, and which publication of the week it is when
+    the week had more than one ("2026-W48, publication 3")."""
+    if number is None:
+        number = _number_in_week(issue)
+    return f"{issue.issue_id}, publication {number}" if number > 1 else issue.issue_id
+
+
+def _week(issue: Issue):
+    return Issue.objects.filter(issue_id=issue.issue_id).exclude(state=Issue.State.FAILED)
+
+
+def _number_in_week(issue: Issue) -> int:
+    return _week(issue).filter(created_at__lt=issue.created_at).count() + 1
+
+
+def issue_report(issue: Issue) -> IssueReport:
+    counts = IssueCount.objects.filter(issue=issue)
+
+    def summed(*fields):
+        return [
+            (*(row[f] for f in fields), row["n"])
+            for row in counts.values(*fields).annotate(n=Sum("rows")).order_by(*fields)
+        ]
+
+    withheld = WithheldRecord.objects.filter(issue=issue).select_related("tender").order_by("pk")
+    kinds: Counter = Counter()
+    examples: dict[str, list[WithheldRecord]] = {}
+    for record in withheld.iterator():
+        for kind in {reason_kind(r) for r in record.reasons} or {"no reason recorded"}:
+            kinds[kind] += 1
+            if len(examples.setdefault(kind, [])) < EXAMPLES:
+                examples[kind].append(record)
+    published = Issue.objects.filter(state__in=[Issue.State.LIVE, Issue.State.REPLACED])
+    later = published.filter(created_at__gt=issue.created_at)
+    earlier = published.filter(created_at__lt=issue.created_at)
+    return IssueReport(
+        issue=issue,
+        number_in_week=_number_in_week(issue),
+        publications_in_week=_week(issue).count(),
+        by_market=summed("market"),
+        by_category=summed("category_slug"),
+        by_market_and_category=summed("market", "category_slug"),
+        withheld_by_reason=[(k, n, examples[k]) for k, n in kinds.most_common()],
+        replaced_by=later.order_by("created_at", "pk").first()
+        if issue.state == Issue.State.REPLACED
+        else None,
+        followed=earlier.order_by("-created_at", "-pk").first(),
+    )
