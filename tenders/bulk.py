@@ -12,9 +12,11 @@ and from the findings counts kept on the records, so the page stays quick at any
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.conf import settings
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from . import curation
 from .curation import Actor, CurationError
@@ -132,6 +134,7 @@ class Confirmation:
     unscanned: int
     already: int
     as_job: bool
+    out_of_feed: int  # closed so long ago that no publication includes them
 
 
 def bulk_confirmation(action: str, queryset: QuerySet) -> Confirmation:
@@ -165,4 +168,10 @@ def bulk_confirmation(action: str, queryset: QuerySet) -> Confirmation:
         unscanned=count - scanned,
         already=queryset.filter(status=status).count() if status else 0,
         as_job=count > inline_limit(),
+        out_of_feed=queryset.filter(deadline__lt=out_of_feed_before()).count(),
     )
+
+
+def out_of_feed_before():
+    """Records closing before this are left out of every publication (``eligible_tenders``)."""
+    return timezone.now() - timedelta(days=settings.TENDERS_PASSED_GRACE_DAYS)

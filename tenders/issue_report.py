@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Sum
 
-from .models import Issue, IssueCount, WithheldRecord
+from .markets import MARKET_CHOICES
+from .models import Category, Issue, IssueCount, WithheldRecord
 from .publication.planning import reason_kind
 
 EXAMPLES = 5
@@ -52,6 +53,8 @@ def issue_report(issue: Issue) -> IssueReport:
             for row in counts.values(*fields).annotate(n=Sum("rows")).order_by(*fields)
         ]
 
+    markets = dict(MARKET_CHOICES)
+    categories = dict(Category.objects.values_list("slug", "name_en"))
     withheld = WithheldRecord.objects.filter(issue=issue).select_related("tender").order_by("pk")
     kinds: Counter = Counter()
     examples: dict[str, list[WithheldRecord]] = {}
@@ -67,9 +70,12 @@ def issue_report(issue: Issue) -> IssueReport:
         issue=issue,
         number_in_week=_number_in_week(issue),
         publications_in_week=_week(issue).count(),
-        by_market=summed("market"),
-        by_category=summed("category_slug"),
-        by_market_and_category=summed("market", "category_slug"),
+        by_market=[(markets.get(m, m), n) for m, n in summed("market")],
+        by_category=[(categories.get(c, c), n) for c, n in summed("category_slug")],
+        by_market_and_category=[
+            (markets.get(m, m), categories.get(c, c), n)
+            for m, c, n in summed("market", "category_slug")
+        ],
         withheld_by_reason=[(k, n, examples[k]) for k, n in kinds.most_common()],
         replaced_by=later.order_by("created_at", "pk").first()
         if issue.state == Issue.State.REPLACED

@@ -494,9 +494,9 @@ def test_an_issue_page_for_people(admin_client, t0):
     assert f"{second.issue_id} (#{second.pk}): publication 2 of 2 this week" in html
     assert "by a command (weekly publication)" in html
     assert '<td id="issue-rows">2</td>' in html and '<td id="issue-withheld">1</td>' in html
-    assert re.search(r'id="issue-markets"><tbody><tr><th>HK</th><td>1</td></tr><tr><th>SG</th>'
-                     r"<td>1</td></tr>", html)  # fmt: skip
-    assert "<th>it-hardware</th><td>2</td>" in html
+    assert re.search(r'id="issue-markets"><tbody><tr><th>Hong Kong</th><td>1</td></tr><tr>'
+                     r"<th>Singapore</th><td>1</td></tr>", html)  # fmt: skip
+    assert "<th>IT hardware and equipment</th><td>2</td>" in html
     assert re.search(
         rf"<th>sanitization</th><td>1</td><td><a href=\"[^\"]+/{leak.pk}/change/\"", html
     )

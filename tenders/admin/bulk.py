@@ -7,6 +7,7 @@ request; a larger one is queued as a job whose progress the record list shows. B
 from datetime import timedelta
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -105,6 +106,7 @@ class BulkActions:
             "select_across": select_across,
             "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
             "inline_limit": bulk.inline_limit(),
+            "grace_days": settings.TENDERS_PASSED_GRACE_DAYS,
             "already": {"approve": "already approved", "withhold": "already withheld"}.get(
                 action, ""
             ),

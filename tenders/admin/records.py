@@ -429,7 +429,7 @@ class SourceTenderAdmin(BulkActions, admin.ModelAdmin):
             )
         return format_html(
             '<span class="findings-badge has-findings" style="background:#ba2121;color:#fff;'
-            'padding:1px 6px;border-radius:8px" title="{}">{}</span>',
+            'padding:1px 6px;border-radius:8px;white-space:nowrap" title="{}">{}</span>',
             "The gate would withhold this record; open it to see why",
             f"{count} finding{'s' if count != 1 else ''}",
         )
