@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from . import curation
+from . import curation, findings
 from .curation import Actor, CurationError
 from .models import SourceTender
 from .sanitize.loading import current_gate
@@ -151,8 +151,8 @@ def bulk_confirmation(action: str, queryset: QuerySet) -> Confirmation:
             if problems := curation.approval_problems(record, rates=rates, gate=gate):
                 refused[record.listing_id] = problems
     rows = [r for r in sample if r.listing_id not in refused][:CONFIRM_ROWS]
-    key = curation.findings_key(current_gate())
-    fresh = curation.findings_fresh(queryset, key)
+    key = findings.findings_key(current_gate())
+    fresh = findings.findings_fresh(queryset, key)
     scanned = fresh.count()
     status = {
         "approve": SourceTender.Status.APPROVED,

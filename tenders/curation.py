@@ -12,7 +12,6 @@ currency without a USD rate is *refused*, not approved with a warning. "Approved
 refusal tells staff now rather than at publication time.
 """
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +20,7 @@ from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import F, Model, QuerySet
+from django.db.models import Model
 from django.utils import timezone
 
 from . import buckets
@@ -139,54 +138,6 @@ def _log(user: Actor, entries: Iterable[tuple[Model, int, str]]) -> None:
             )
         )
     LogEntry.objects.bulk_create(rows)
-
-
-# --- findings kept for the admin's filter ---------------------------------------------------
-
-FINDINGS_BATCH = 1000
-
-
-def findings_key(gate: Gate) -> str:
-    """The gate's rules and data as one key: a count of findings made under another is stale."""
-    from .publication.passes import gate_code
-
-    return hashlib.sha256(f"{gate_code()}:{gate.version}".encode()).hexdigest()
-
-
-def findings_fresh(queryset: QuerySet, key: str) -> QuerySet:
-    """The records of ``queryset`` whose kept count of findings still holds."""
-    return queryset.filter(
-        findings__isnull=False, findings_digest=F("plan_digest"), findings_gate=key
-    )
-
-
-def findings_refresh(queryset: QuerySet, *, gate: Gate | None = None) -> int:
-    """Scan the records of ``queryset`` whose kept count of findings is stale (their text or
-    the gate changed since), keep the new counts; return how many were scanned. A cache for
-    the admin's filter: publication and approval always run the gate themselves."""
-    gate = gate or current_gate()
-    key = findings_key(gate)
-    stale = queryset.exclude(pk__in=findings_fresh(queryset, key).values("pk"))
-    pks = list(stale.order_by().values_list("pk", flat=True))
-    for start in range(0, len(pks), FINDINGS_BATCH):
-        records = list(
-            SourceTender.objects.select_related("category").filter(
-                pk__in=pks[start : start + FINDINGS_BATCH]
-            )
-        )
-        for record in records:
-            record.findings = len(tender_findings(record, gate=gate))
-            record.findings_digest, record.findings_gate = record.plan_digest, key
-        SourceTender.objects.bulk_update(records, ["findings", "findings_digest", "findings_gate"])
-    return len(pks)
-
-
-def with_findings(queryset: QuerySet, has: bool, *, gate: Gate | None = None) -> QuerySet:
-    """The records of ``queryset`` the gate finds something in (``has``), or nothing in."""
-    gate = gate or current_gate()
-    findings_refresh(queryset, gate=gate)
-    fresh = findings_fresh(queryset, findings_key(gate))
-    return fresh.filter(findings__gt=0) if has else fresh.filter(findings=0)
 
 
 # --- record services ----------------------------------------------------------------------
@@ -366,67 +317,6 @@ def issue_preview(*, user: Actor, now: datetime | None = None) -> PublicationSum
             ],
         )
     return summary
-
-
-@dataclass
-class Excluded:
-    """A group of records a publication leaves out: why, how many, and the record list's
-    filter that shows them (query parameters of the admin's list)."""
-
-    reason: str
-    count: int
-    query: dict[str, str]
-
-
-def unpublished_by_reason(summary: PublicationSummary) -> list[Excluded]:
-    """The records the previewed publication ``summary`` leaves out, grouped by why (only the
-    groups that hold records): deadlines long passed, withheld by staff or by the gate,
-    closed at source, drafts without their summaries, drafts not approved yet."""
-    from datetime import timedelta
-
-    from django.conf import settings
-    from django.db.models import Q
-
-    status = SourceTender.Status
-    cutoff = summary.generated - timedelta(days=settings.TENDERS_PASSED_GRACE_DAYS)
-    missing = Q(summary_en="") | Q(summary_zh="") | Q(summary_zht="")
-    records = SourceTender.objects.all()
-    by_gate = sum(
-        n for kind, n in summary.withheld_by_reason.items() if kind != "withheld by staff"
-    )
-    groups = [
-        Excluded(
-            f"Deadline passed over {settings.TENDERS_PASSED_GRACE_DAYS} days ago (approved)",
-            records.filter(status=status.APPROVED, deadline__lt=cutoff).count(),
-            {"status__exact": "approved", "closes": "out"},
-        ),
-        Excluded(
-            "Withheld by the gate at publication (findings, missing summary or rate)",
-            by_gate,
-            {"status__exact": "approved", "findings": "yes"},
-        ),
-        Excluded(
-            "Withheld by staff",
-            records.filter(status=status.WITHHELD).count(),
-            {"status__exact": "withheld"},
-        ),
-        Excluded(
-            "Closed at source (cancelled, awarded or withdrawn)",
-            records.filter(status=status.CLOSED).count(),
-            {"status__exact": "closed"},
-        ),
-        Excluded(
-            "No summary (drafts missing one or more)",
-            records.filter(missing, status=status.DRAFT).count(),
-            {"status__exact": "draft", "summary": "missing"},
-        ),
-        Excluded(
-            "Not approved yet (drafts with their summaries)",
-            records.filter(status=status.DRAFT).exclude(missing).count(),
-            {"status__exact": "draft", "summary": "all"},
-        ),
-    ]
-    return [g for g in groups if g.count]
 
 
 def issue_publish(

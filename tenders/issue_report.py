@@ -1,15 +1,20 @@
-"""An issue as staff read it in the admin: which publication of its week it is, who published
+"""An issue as staff read it in the admin, and the records a previewed one leaves out.
+
+An issue as staff read it in the admin: which publication of its week it is, who published
 it, its rows per market and category (from the counts kept at publication, so no snapshot
 row is read), why records were withheld, what it followed and what replaced it.
 Staff only: withheld records and their reasons are never public."""
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import timedelta
 
-from django.db.models import Sum
+from django.conf import settings
+from django.db.models import Q, Sum
 
 from .markets import MARKET_CHOICES
-from .models import Category, Issue, IssueCount, WithheldRecord
+from .models import Category, Issue, IssueCount, SourceTender, WithheldRecord
+from .publication import PublicationSummary
 from .publication.planning import reason_kind
 
 EXAMPLES = 5
@@ -82,3 +87,59 @@ def issue_report(issue: Issue) -> IssueReport:
         else None,
         followed=earlier.order_by("-created_at", "-pk").first(),
     )
+
+
+@dataclass
+class Excluded:
+    """A group of records a publication leaves out: why, how many, and the record list's
+    filter that shows them (query parameters of the admin's list)."""
+
+    reason: str
+    count: int
+    query: dict[str, str]
+
+
+def unpublished_by_reason(summary: PublicationSummary) -> list[Excluded]:
+    """The records the previewed publication ``summary`` leaves out, grouped by why (only the
+    groups that hold records): deadlines long passed, withheld by staff or by the gate,
+    closed at source, drafts without their summaries, drafts not approved yet."""
+    status = SourceTender.Status
+    cutoff = summary.generated - timedelta(days=settings.TENDERS_PASSED_GRACE_DAYS)
+    missing = Q(summary_en="") | Q(summary_zh="") | Q(summary_zht="")
+    records = SourceTender.objects.all()
+    by_gate = sum(
+        n for kind, n in summary.withheld_by_reason.items() if kind != "withheld by staff"
+    )
+    groups = [
+        Excluded(
+            f"Deadline passed over {settings.TENDERS_PASSED_GRACE_DAYS} days ago (approved)",
+            records.filter(status=status.APPROVED, deadline__lt=cutoff).count(),
+            {"status__exact": "approved", "closes": "out"},
+        ),
+        Excluded(
+            "Withheld by the gate at publication (findings, missing summary or rate)",
+            by_gate,
+            {"status__exact": "approved", "findings": "yes"},
+        ),
+        Excluded(
+            "Withheld by staff",
+            records.filter(status=status.WITHHELD).count(),
+            {"status__exact": "withheld"},
+        ),
+        Excluded(
+            "Closed at source (cancelled, awarded or withdrawn)",
+            records.filter(status=status.CLOSED).count(),
+            {"status__exact": "closed"},
+        ),
+        Excluded(
+            "No summary (drafts missing one or more)",
+            records.filter(missing, status=status.DRAFT).count(),
+            {"status__exact": "draft", "summary": "missing"},
+        ),
+        Excluded(
+            "Not approved yet (drafts with their summaries)",
+            records.filter(status=status.DRAFT).exclude(missing).count(),
+            {"status__exact": "draft", "summary": "all"},
+        ),
+    ]
+    return [g for g in groups if g.count]

@@ -30,7 +30,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import task
 
-from . import bulk, curation, current
+from . import bulk, curation, current, findings
 from .importers.service import (
     UPLOAD_SUFFIXES,
     ImportFailed,
@@ -483,7 +483,7 @@ def _scan_imported(run: ImportRun, progress: Progress) -> None:
     records = SourceTender.objects.filter(imported__last_run=run)
     total = records.count()
     progress("scan", 0, total)
-    curation.findings_refresh(records)
+    findings.findings_refresh(records)
     progress("scan", total, total)
 
 

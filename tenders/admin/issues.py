@@ -13,7 +13,7 @@ from django.utils.html import format_html, format_html_join
 from .. import curation, tasks
 from ..calendar import rfc3339
 from ..curation import CurationError
-from ..issue_report import issue_name, issue_report
+from ..issue_report import issue_name, issue_report, unpublished_by_reason
 from ..jobs import JobBusy
 from ..models import Issue, Job, SourceTender, WithheldRecord
 from ..publication import PublicationError
@@ -194,7 +194,7 @@ class IssueAdmin(admin.ModelAdmin):
                         + "?"
                         + urlencode(group.query),
                     }
-                    for group in curation.unpublished_by_reason(summary)
+                    for group in unpublished_by_reason(summary)
                 ],
                 can_publish=request.user.has_perm("tenders.add_issue"),
             ),

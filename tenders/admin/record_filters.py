@@ -2,7 +2,7 @@
 when does it close, where was it imported from, did a person edit it.
 
 Each filter's ``queryset`` is a plain selection of ``SourceTender`` rows; the preview links
-to the list filtered by the same parameters (``tenders.curation.unpublished_by_reason``).
+to the list filtered by the same parameters (``tenders.issue_report.unpublished_by_reason``).
 """
 
 from datetime import timedelta
@@ -15,7 +15,7 @@ from django.db.models import CharField, Exists, OuterRef, Q
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from .. import curation
+from .. import findings
 from ..models import ImportRun, ImportSource, SourceTender
 
 
@@ -31,7 +31,7 @@ class FindingsFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() in ("yes", "no"):
-            return curation.with_findings(queryset, self.value() == "yes")
+            return findings.with_findings(queryset, self.value() == "yes")
         return queryset
 
 

@@ -141,8 +141,8 @@ class SourceTender(models.Model):
         related_name="+",
     )
     # The number of the gate's findings when the record was last scanned for the admin's
-    # "has findings" filter (``curation.findings_refresh``), its ``plan_digest`` then and the
-    # gate's rules and data (``curation.findings_key``): trusted only while both hold.
+    # "has findings" filter (``tenders.findings``), its ``plan_digest`` then and the
+    # gate's rules and data (``findings.findings_key``): trusted only while both hold.
     findings = models.PositiveIntegerField(null=True, blank=True, editable=False)
     findings_digest = models.CharField(max_length=64, blank=True, editable=False)
     findings_gate = models.CharField(max_length=64, blank=True, editable=False)
