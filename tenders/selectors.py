@@ -409,8 +409,9 @@ def feed_health(now: datetime | None = None) -> dict:
     try:
         # Always asked: health reports the database's state, not what this process knows.
         issue = current.current_issue(fresh=True)
-    except DatabaseError:
-        log.warning("health: the database does not answer", exc_info=True)
+    except DatabaseError as error:
+        reason = (str(error).strip().splitlines() or [repr(error)])[0]
+        log.warning("health: the database does not answer (%s)", reason)
         issue = None
     return health_record(issue, now)
 
