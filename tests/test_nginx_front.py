@@ -120,7 +120,12 @@ def front(tmp_path_factory):
             subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
         ports = {"a": dev.free_port(), "b": dev.free_port()}
         logs = {name: tmp / f"gunicorn-{name}.log" for name in ports}
-        servers = {name: start_gunicorn(env, port, logs[name]) for name, port in ports.items()}
+        # Each server has a folder of its own, as on machines of their own: nothing on disk is
+        # shared (the flat file is in the database).
+        servers = {
+            name: start_gunicorn({**env, "TENDERS_VAR_DIR": str(tmp / name)}, port, logs[name])
+            for name, port in ports.items()
+        }
         processes += servers.values()
         for name, port in ports.items():
             wait_for(f"http://127.0.0.1:{port}/healthz", servers[name], f"gunicorn {name}")
@@ -189,6 +194,7 @@ def test_staff_intakes_tools_and_health_pass_uncached(front):
 
 
 def test_the_flat_file_is_served_whole_by_either_server(front):
+    """Written by the publishing command, read by two servers that share no folder."""
     _, _, through = front.get("/tender/rows.json")
     for port in front.ports.values():
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/tender/rows.json") as direct:
