@@ -405,26 +405,28 @@ def _remove_upload(stored: list[str], folder: str | None) -> None:
 
 def _unpack(kept: str, into: Path, suffixes: tuple[str, ...]) -> None:
     """Copy a kept upload into the import's folder; a zip's notice files are unpacked there
-    (by their own names only: nothing is written outside the folder)."""
+    (by their own names only: nothing is written outside the folder). The storage's stream
+    is copied first: a zip is read by seeking, which a file kept in the database cannot."""
     name = Path(kept).name
-    with default_storage.open(kept, "rb") as source:
-        if not name.lower().endswith(".zip"):
-            with (into / name).open("wb") as out:
-                shutil.copyfileobj(source, out, 1 << 20)
-            return
-        with zipfile.ZipFile(source) as archive:
-            for member in archive.infolist():
-                inner = Path(member.filename).name
-                if member.is_dir() or not inner.lower().endswith(suffixes):
-                    continue
-                if "__MACOSX" in member.filename or inner.startswith("."):
-                    continue
-                target, n = into / inner, 1
-                while target.exists():  # same name in two folders of the zip
-                    n += 1
-                    target = into / f"{Path(inner).stem}-{n}{''.join(Path(inner).suffixes)}"
-                with archive.open(member) as packed, target.open("wb") as out:
-                    shutil.copyfileobj(packed, out, 1 << 20)
+    local = into / name
+    with default_storage.open(kept, "rb") as source, local.open("wb") as out:
+        shutil.copyfileobj(source, out, 1 << 20)
+    if not name.lower().endswith(".zip"):
+        return
+    with zipfile.ZipFile(local) as archive:
+        for member in archive.infolist():
+            inner = Path(member.filename).name
+            if member.is_dir() or not inner.lower().endswith(suffixes):
+                continue
+            if "__MACOSX" in member.filename or inner.startswith("."):
+                continue
+            target, n = into / inner, 1
+            while target.exists():  # the same name in two folders of the zip
+                n += 1
+                target = into / f"{Path(inner).stem}-{n}{''.join(Path(inner).suffixes)}"
+            with archive.open(member) as packed, target.open("wb") as out:
+                shutil.copyfileobj(packed, out, 1 << 20)
+    local.unlink()
 
 
 def _import_upload(job: Job, progress: Progress) -> Outcome:
