@@ -9,6 +9,7 @@ themselves.
 """
 
 import hashlib
+from collections.abc import Callable
 
 from django.db.models import F, QuerySet
 
@@ -33,7 +34,12 @@ def findings_fresh(queryset: QuerySet, key: str) -> QuerySet:
     )
 
 
-def findings_refresh(queryset: QuerySet, *, gate: Gate | None = None) -> int:
+def findings_refresh(
+    queryset: QuerySet,
+    *,
+    gate: Gate | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
     """Scan the records of ``queryset`` whose kept count of findings is stale (their text or
     the gate changed since), keep the new counts; return how many were scanned. A cache for
     the admin's filter: publication and approval always run the gate themselves."""
@@ -51,6 +57,8 @@ def findings_refresh(queryset: QuerySet, *, gate: Gate | None = None) -> int:
             record.findings = len(tender_findings(record, gate=gate))
             record.findings_digest, record.findings_gate = record.plan_digest, key
         SourceTender.objects.bulk_update(records, ["findings", "findings_digest", "findings_gate"])
+        if progress:
+            progress(min(start + FINDINGS_BATCH, len(pks)), len(pks))
     return len(pks)
 
 

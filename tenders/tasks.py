@@ -333,7 +333,7 @@ def _import(job: Job, progress: Progress) -> Outcome:
         raise JobFailed(f"Not imported: {exc}") from exc
     if run.state == ImportRun.State.FAILED:
         raise JobFailed(f"Import from {source.name} failed: {run.error}", subject=run)
-    _scan_imported(run, progress)
+    _scan_stale(progress)
     fields = ("read", "created", "updated", "unchanged", "closed", "failed")
     return Outcome(
         message=f"Imported from {source.name}: {run.summary()}.",
@@ -464,7 +464,7 @@ def _import_upload(job: Job, progress: Progress) -> Outcome:
     if run.state == ImportRun.State.FAILED:
         raise JobFailed(f"Import of {where} failed: {run.error}", subject=subject)
     if not dry_run:
-        _scan_imported(run, progress)
+        _scan_stale(progress)
     fields = ("read", "created", "updated", "unchanged", "closed", "failed")
     if dry_run:
         message = f"Dry run of {where}, nothing was written: {run.summary()}."
@@ -479,14 +479,13 @@ def _import_upload(job: Job, progress: Progress) -> Outcome:
     )
 
 
-def _scan_imported(run: ImportRun, progress: Progress) -> None:
-    """Keep the gate's findings of the records the run created or changed, here in the worker,
-    so the admin's "has findings" filter reads them instead of scanning in a request."""
-    records = SourceTender.objects.filter(imported__last_run=run)
-    total = records.count()
-    progress("scan", 0, total)
-    findings.findings_refresh(records)
-    progress("scan", total, total)
+def _scan_stale(progress: Progress) -> None:
+    """After an import, keep the gate's findings of the records whose kept counts are stale,
+    here in the worker: those the run created or changed, and every other one when the run
+    changed the gate's data (importers add the names they see to the directory). The admin's
+    "has findings" filter then reads counts instead of scanning in a request."""
+    records = SourceTender.objects.exclude(status=SourceTender.Status.CLOSED)
+    findings.findings_refresh(records, progress=lambda done, total: progress("scan", done, total))
 
 
 @task()

@@ -207,9 +207,11 @@ def test_a_real_worker_imports_and_an_import_again_changes_nothing(admin_client,
         import_now(admin_client, source)
         second = wait_for_job(Job.objects.exclude(pk=first.pk).get().pk, lambda j: not j.active)
     assert (first.state, first.message) == ("succeeded", f"Imported from TED eForms: {FIRST}.")
-    # Last, the worker scans the 8 records for the list's "has findings" filter.
-    assert (first.phase, first.done, first.total) == ("scan", 8, 8)
-    assert SourceTender.objects.filter(findings__isnull=False).count() == 8
+    # Last, the worker scans the records for the list's "has findings" filter (the 7 not
+    # closed at source).
+    assert (first.phase, first.done, first.total) == ("scan", 7, 7)
+    assert SourceTender.objects.filter(findings__isnull=False).count() == 7
+    assert SourceTender.objects.filter(status="closed").count() == 1
     assert (second.state, second.message) == ("succeeded", f"Imported from TED eForms: {AGAIN}.")
     assert sorted(SourceTender.objects.values_list("listing_id", flat=True)) == ids
     assert list(ImportRun.objects.order_by("pk").values_list("state", "created", "unchanged")) == [

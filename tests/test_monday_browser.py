@@ -129,8 +129,11 @@ def test_a_curators_monday(live_server, browser_page, tmp_path):
         shot(page, "monday-04-list-public-text")
 
         # 4. Has findings.
+        started = time.perf_counter()
         page.click("#changelist-filter a:text('Has findings')")
         page.wait_for_selector("#changelist")
+        print(f"\nHas findings over {SourceTender.objects.count():,} records: "
+              f"{time.perf_counter() - started:.2f} s")  # fmt: skip
         assert "findings=yes" in page.url
         with_findings = SourceTender.objects.filter(findings__gt=0).count()
         assert with_findings > 0
