@@ -316,3 +316,16 @@ def test_uploads_of_several_files_keep_the_limits(admin_client, settings):
     many = upload(admin_client, "", file=files)
     assert many.context["form"].errors["file"] == ["2 files: upload at most 1 at once."]
     assert not Job.objects.exists()
+
+
+def test_files_are_told_apart_by_the_readers_places_and_uploads_are_named_for_people():
+    from tenders.importers.service import file_of
+    from tenders.tasks import upload_title
+
+    assert file_of("a b.json #3") == "a b.json"
+    assert file_of("week.csv line 7") == "week.csv"
+    assert file_of("TenderNotice.xml record 2") == "TenderNotice.xml"
+    assert file_of("cn_24_open.xml") == "cn_24_open.xml"
+    assert upload_title(["week.zip"]) == "week.zip"
+    assert upload_title(["a.json", "b.json"]) == "a.json, b.json (2 files)"
+    assert upload_title([f"{n}.json" for n in range(21)]) == "0.json, 1.json, 2.json, … (21 files)"
