@@ -27,6 +27,7 @@ UPLOAD_SUFFIXES = {
     "eforms": (".xml",),
     "gld": (".xml",),
     "csv": (".csv",),
+    "canadabuys": (".csv",),
 }
 
 
@@ -134,9 +135,12 @@ class ImportSourceAdmin(admin.ModelAdmin):
 
 class UploadForm(forms.Form):
     format = forms.ChoiceField(
-        choices=ImportFormat.choices,
+        choices=[
+            (value, label) for value, label in ImportFormat.choices if value in UPLOAD_SUFFIXES
+        ],
         help_text="OCDS: .json, .json.gz or .jsonl; eForms and GLD: one .xml file; CSV: .csv "
-        "with the documented columns (see the README).",
+        "with the documented columns (see the README); CanadaBuys: one of its tender notice "
+        ".csv files.",
     )
     market = forms.ChoiceField(
         choices=[("", "(implied by the format)"), *MARKET_CHOICES],

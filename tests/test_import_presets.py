@@ -1,0 +1,441 @@
+"""The ready-made sources of the publishers' public endpoints, imported incrementally and
+politely from local servers that speak each publisher's protocol (tests/publisher_servers.py).
+
+For each preset: two scheduled imports (run_schedules, then the job a worker runs), the second
+asking only for the newer window (or the file only if it changed) and creating only the new
+notices. With a clock shared by the importer and the server (no real waiting): requests spaced
+to the published limit, a 429 burst waited out with Retry-After, a killed run resuming from its
+checkpoint without duplicates, an expired cursor or token reading its window again.
+"""
+
+import itertools
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db.models import F
+
+from tenders.importers import canadabuys, harvest, ted
+from tenders.importers.http import HttpPolicy
+from tenders.importers.presets import BY_SLUG, PRESETS, presets_install
+from tenders.importers.service import ImportFailed, import_from_source
+from tenders.models import ImportedNotice, ImportRun, ImportSource, SourceTender
+from tests.publisher_servers import (
+    FakeClock,
+    FileFeed,
+    OcdsWindowApi,
+    TedApi,
+    local,
+    serving,
+)
+from tests.worker_support import work_off_the_queue
+
+pytestmark = pytest.mark.django_db
+
+DATA = Path(__file__).resolve().parent / "data"
+EFORMS = Path(__file__).resolve().parents[2] / "shared" / "data" / "eforms"
+CONTACT = "imports@tenders.example.org"
+NOW = datetime.now(UTC)
+
+
+@pytest.fixture(autouse=True)
+def contact(settings):
+    settings.TENDERS_IMPORT_CONTACT = CONTACT
+
+
+def installed(slug: str, base: str, **fields) -> ImportSource:
+    """The preset's source, pointed at the local server and enabled."""
+    [(source, created)] = presets_install(slugs=[slug])
+    assert created and not source.enabled
+    source.url = local(source.url, base)
+    source.enabled = True
+    for name, value in fields.items():
+        setattr(source, name, value)
+    source.save()
+    return source
+
+
+def scheduled_import(source: ImportSource) -> ImportRun:
+    """What cron and a worker do: run_schedules queues the source when due, a worker runs it."""
+    last = source.runs.order_by("-started_at").first()
+    if last is not None:  # the last import was a schedule's interval ago
+        ImportRun.objects.filter(pk=last.pk).update(
+            started_at=F("started_at") - timedelta(hours=source.every_hours)
+        )
+    call_command("run_schedules", verbosity=0)
+    work_off_the_queue()
+    run = source.runs.order_by("-started_at").first()
+    assert run != last and run.state == "completed", run.error
+    return run
+
+
+def ids(scheme: str) -> list[str]:
+    return sorted(ImportedNotice.objects.filter(scheme=scheme).values_list("notice_id", flat=True))
+
+
+# --- the presets command ------------------------------------------------------------------
+
+
+def test_the_presets_are_listed_and_installed_disabled_and_updated_in_place(capsys):
+    call_command("import_sources", "--presets")
+    out = capsys.readouterr().out
+    for preset in PRESETS:
+        assert f"{preset.slug}  [not installed]" in out
+        for value in (preset.market, preset.url, preset.format, preset.limit, preset.licence):
+            assert value in out
+    call_command("import_sources", "--install")
+    out = capsys.readouterr().out
+    assert out.count("created (disabled)") == len(PRESETS)
+    sources = {s.preset: s for s in ImportSource.objects.all()}
+    assert set(sources) == set(BY_SLUG) and not any(s.enabled for s in sources.values())
+    fts = sources["gb-find-a-tender"]
+    assert (fts.market, fts.format, fts.request_interval, fts.every_hours) == ("GB", "ocds", 10, 6)
+    assert fts.options["since_param"] == "updatedFrom"
+    assert "Open Government Licence v3.0" in fts.note and "12 requests in 2 minutes" in fts.note
+
+    # Staff's changes survive an update; what the preset defines comes back.
+    ImportSource.objects.filter(pk=fts.pk).update(
+        name="FTS", enabled=True, every_hours=2, url="https://wrong.example", checkpoint={"a": 1}
+    )
+    ted_source = sources["eu-ted"]
+    ted_source.options = {**ted_source.options, "query": "buyer-country IN (IRL)"}
+    ted_source.save()
+    call_command("import_sources", "--install", "gb-find-a-tender", "eu-ted")
+    assert capsys.readouterr().out == (
+        "gb-find-a-tender: updated as “FTS”\neu-ted: updated as “EU TED: open calls for "
+        "competition”\n"
+    )
+    fts.refresh_from_db()
+    ted_source.refresh_from_db()
+    assert (fts.name, fts.enabled, fts.every_hours, fts.checkpoint) == ("FTS", True, 2, {"a": 1})
+    assert fts.url == BY_SLUG["gb-find-a-tender"].url
+    assert ted_source.options["query"] == "buyer-country IN (IRL)"
+    call_command("import_sources", "--presets")
+    assert "gb-find-a-tender  [installed as “FTS”, enabled]" in capsys.readouterr().out
+
+    with pytest.raises(CommandError, match="Unknown preset"):
+        call_command("import_sources", "--install", "gb-find-a-tender", "xx-nowhere")
+    assert ImportSource.objects.count() == len(PRESETS)
+
+
+def test_a_preset_source_needs_a_contact_before_it_asks_anyone(settings):
+    settings.TENDERS_IMPORT_CONTACT = ""
+    source = installed("hk-gld-etender", "http://127.0.0.1:9")
+    with pytest.raises(ImportFailed, match="set TENDERS_IMPORT_CONTACT"):
+        import_from_source(source)
+    assert not ImportRun.objects.exists()
+
+
+# --- OCDS APIs with a date window: Find a Tender, Contracts Finder, NSW eTendering ----------
+
+OCDS_APIS = {
+    # slug: (the API's path, the window's parameter, the page size's parameter, how it is written)
+    "gb-find-a-tender": ("/api/1.0/ocdsReleasePackages", "updatedFrom", "limit", "%Y-%m-%dT%H:%M:%S"),
+    "gb-contracts-finder": (
+        "/Published/Notices/OCDS/Search", "publishedFrom", "limit", "%Y-%m-%d",
+    ),
+    "au-nsw-etendering": ("/", "publishedFrom", "ResultsPerPage", "%Y-%m-%d"),
+}  # fmt: skip
+
+
+def ocds_api(slug: str) -> OcdsWindowApi:
+    path, since, size, _ = OCDS_APIS[slug]
+    return OcdsWindowApi(since_param=since, path=path, limit_param=size)
+
+
+@pytest.mark.parametrize("slug", sorted(OCDS_APIS))
+def test_two_scheduled_imports_of_an_ocds_api_ask_only_for_the_newer_window(slug):
+    api = ocds_api(slug)
+    api.add("ocds-x-old", NOW - timedelta(days=20), title="Old grounds maintenance")
+    for n in range(3):
+        api.add(f"ocds-x-{n}", NOW - timedelta(days=2, hours=n), title=f"Street cleaning {n}")
+    _, since_param, size, written = OCDS_APIS[slug]
+    if "stages=tender" in BY_SLUG[slug].url:  # the publisher leaves awards out
+        api.add("ocds-x-award", NOW - timedelta(days=2), title="Awarded", stage="award")
+    with serving(api) as base:
+        source = installed(slug, base, request_interval=0)
+        source.url = source.url.replace(f"{size}=100", f"{size}=2").replace(
+            f"{size}=1000", f"{size}=2"
+        )
+        source.save()
+        first = scheduled_import(source)
+        asked = [r["query"].get(since_param) for r in api.requests]
+        source.refresh_from_db()
+        assert source.checkpoint == {"since": first.started_at.isoformat()}
+        api.add("ocds-x-new", datetime.now(UTC), title="Gritting of footways")
+        api.requests.clear()
+        second = scheduled_import(source)
+
+    window = first.started_at - timedelta(days=source.options["first_days"])
+    assert asked[0] == window.astimezone(UTC).strftime(written)
+    assert (first.created, first.read) == (3, 3)
+    if "stages=tender" in BY_SLUG[slug].url:
+        assert [r["query"]["stages"] for r in api.requests] == ["tender"]
+    overlap = timedelta(minutes=source.options.get("overlap_minutes", 60))
+    newer = (first.started_at - overlap).astimezone(UTC).strftime(written)
+    assert [r["query"][since_param] for r in api.requests] == [newer]
+    assert (second.read, second.created, second.updated) == (1, 1, 0)
+    assert ids("ocds") == ["ocds-x-0", "ocds-x-1", "ocds-x-2", "ocds-x-new"]
+    assert all(CONTACT in r["headers"]["User-Agent"] for r in api.requests)
+
+
+def fts(base: str, clock: FakeClock, **fields) -> ImportSource:
+    source = installed("gb-find-a-tender", base, **fields)
+    source.url = source.url.replace("limit=100", "limit=2")
+    source.save()
+    return source
+
+
+def run_now(source, clock, **kwargs) -> ImportRun:
+    return import_from_source(
+        source, sleep=clock.sleep, clock=clock, policy=HttpPolicy(attempts=3), **kwargs
+    )
+
+
+def test_requests_are_spaced_to_the_published_limit_and_a_429_burst_is_waited_out():
+    clock = FakeClock()
+    api = ocds_api("gb-find-a-tender")
+    api.clock = clock
+    api.rate = (12, 120)  # the load balancer: at most 12 requests in 2 minutes
+    api.burst, api.burst_wait = 2, 45  # someone else's burst was still being paid for
+    for n in range(30):
+        api.add(f"ocds-b-{n:02}", NOW - timedelta(hours=n), title=f"Bus shelter repair {n}")
+    with serving(api) as base:
+        run = run_now(fts(base, clock), clock)
+
+    assert (run.state, run.created) == ("completed", 30)
+    statuses = [r["status"] for r in api.requests]
+    assert statuses == [429, 429] + [200] * 15  # the burst, then 15 pages and no 429 at all
+    times = [r["at"] for r in api.requests]
+    assert times[1] - times[0] == 45 and times[2] - times[1] == 45  # Retry-After, honoured
+    served = times[2:]
+    assert [b - a for a, b in itertools.pairwise(served)] == [10.0] * 14
+    assert all(served[i + 12] - served[i] >= 120 for i in range(len(served) - 12))
+
+
+class Killed(BaseException):
+    """The worker is killed (nothing after it runs, the run is left as it was)."""
+
+
+def killer(after: int):
+    def progress(phase, done, total):
+        if phase == "import" and done >= after:
+            raise Killed
+
+    return progress
+
+
+@pytest.mark.parametrize("expired", [False, True], ids=["resumes", "cursor-expired"])
+def test_a_killed_run_resumes_from_its_checkpoint_without_duplicates(expired):
+    clock = FakeClock()
+    api = ocds_api("gb-find-a-tender")
+    for n in range(6):
+        api.add(f"ocds-k-{n}", NOW - timedelta(hours=10 - n), title=f"Tree surgery {n}")
+    with serving(api) as base:
+        source = fts(base, clock)
+        with pytest.raises(Killed):
+            run_now(source, clock, progress=killer(after=4))  # killed on page 2, committed
+        source.refresh_from_db()
+        killed = source.runs.get()
+        assert killed.state == "running" and ids("ocds") == [f"ocds-k-{n}" for n in range(4)]
+        assert source.checkpoint["next"].endswith("cursor=c1")  # page 2: its mark was not saved
+        if expired:
+            api.expired.add("c1")
+        api.requests.clear()
+        again = run_now(source, clock)
+
+    asked = [(r["query"].get("cursor"), r["status"]) for r in api.requests]
+    if expired:
+        assert asked == [("c1", 400), (None, 200), ("c3", 200), ("c4", 200)]
+        assert again.failures[0]["message"].startswith("the saved cursor has expired")
+        assert (again.created, again.unchanged) == (2, 4)
+    else:
+        assert asked == [("c1", 200), ("c3", 200)]
+        assert (again.read, again.created, again.unchanged) == (4, 2, 2)
+    assert again.state == "completed"
+    assert ids("ocds") == [f"ocds-k-{n}" for n in range(6)]
+    assert SourceTender.objects.count() == 6
+    source.refresh_from_db()
+    # The next window starts where the killed run first asked, so nothing between is missed.
+    assert source.checkpoint == {"since": killed.started_at.isoformat()}
+
+
+# --- TED: search, then each notice --------------------------------------------------------
+
+TED_FIRST = {"cn_24_minimal.xml": 2, "cn_24_open.xml": 2, "cn_24_cumbria.xml": 3}
+TED_OLD = {"cn_24_maximal.xml": 12}
+TED_NEW = {"cn_25.xml": 0, "cn_24_multilingual.xml": 0}
+
+
+def ted_api(notices: dict) -> TedApi:
+    api = TedApi()
+    for n, (name, days_ago) in enumerate(notices.items()):
+        day = (NOW - timedelta(days=days_ago)).strftime("%Y%m%d")
+        api.add(f"{100 + n}-2026", day, (EFORMS / name).read_bytes())
+    return api
+
+
+def folder(name: str) -> str:
+    return ted.eforms.piece((EFORMS / name).read_bytes(), name).notice_id
+
+
+def test_two_scheduled_imports_of_ted_search_then_fetch_only_the_newer_notices():
+    api = ted_api({**TED_FIRST, **TED_OLD})
+    with serving(api) as base:
+        source = installed("eu-ted", base, request_interval=0)
+        source.options = {**source.options, "query": "buyer-country IN (GBR IRL)"}
+        source.save()
+        first = scheduled_import(source)
+        first_asked = [r for r in api.requests if r["method"] == "POST"]
+        assert first.created == 3 and ids("eforms") == sorted(folder(n) for n in TED_FIRST)
+        for n, name in enumerate(TED_NEW):
+            api.add(f"{200 + n}-2026", NOW.strftime("%Y%m%d"), (EFORMS / name).read_bytes())
+        api.requests.clear()
+        second = scheduled_import(source)
+
+    window = (first.started_at - timedelta(days=7)).strftime("%Y%m%d")
+    assert first_asked[0]["body"]["query"] == (
+        f"(buyer-country IN (GBR IRL)) AND publication-date>={window}"
+    )
+    newer = (first.started_at - timedelta(days=1)).strftime("%Y%m%d")
+    searches = [r["body"] for r in api.requests if r["method"] == "POST"]
+    assert searches[0]["query"].endswith(f"publication-date>={newer}")
+    fetched = [r["path"] for r in api.requests if r["method"] == "GET"]
+    assert fetched == ["/en/notice/200-2026/xml", "/en/notice/201-2026/xml"]
+    assert (second.read, second.created) == (2, 2)
+    assert ids("eforms") == sorted(folder(n) for n in {**TED_FIRST, **TED_NEW})
+    assert all(CONTACT in r["headers"]["User-Agent"] for r in api.requests)
+
+
+def test_a_ted_run_killed_mid_way_resumes_and_an_expired_token_asks_again():
+    clock = FakeClock()
+    api = ted_api({**TED_FIRST, "cn_25.xml": 1})
+    api.page_size, api.clock = 2, clock
+    with serving(api) as base:
+        source = installed("eu-ted", base)
+        with pytest.raises(Killed):
+            run_now(source, clock, progress=killer(after=3))
+        source.refresh_from_db()
+        assert source.checkpoint["next"] == "t1"
+        api.expired.add("t1")
+        api.requests.clear()
+        again = run_now(source, clock)
+
+    searches = [
+        (r["body"].get("iterationNextToken"), r["status"]) for r in api.requests if r["body"]
+    ]
+    assert searches[:2] == [("t1", 400), (None, 200)]
+    assert again.failures[0]["message"].startswith("the saved iteration token has expired")
+    assert again.state == "completed" and SourceTender.objects.count() == 4
+    assert sorted(ids("eforms")) == sorted(folder(n) for n in [*TED_FIRST, "cn_25.xml"])
+    # TED's one-second spacing: each request a second after the one before.
+    times = [r["at"] for r in api.requests]
+    assert {b - a for a, b in itertools.pairwise(times)} == {1.0}
+
+
+# --- files: CanadaBuys CSV and the GLD XML -------------------------------------------------
+
+
+def test_two_scheduled_imports_of_canadabuys_read_the_file_only_when_it_changed():
+    feed = FileFeed("/opendata/pub/openTenderNotice-ouvertAvisAppelOffres.csv", "text/csv")
+    feed.publish((DATA / "canadabuys" / "openTenderNotice-1.csv").read_bytes())
+    with serving(feed) as base:
+        source = installed("ca-canadabuys-open", base)
+        first = scheduled_import(source)
+        unchanged = scheduled_import(source)
+        feed.publish((DATA / "canadabuys" / "openTenderNotice-2.csv").read_bytes())
+        second = scheduled_import(source)
+
+    assert (first.read, first.created) == (3, 3)
+    assert [r["status"] for r in feed.requests] == [200, 304, 200]
+    assert feed.requests[1]["headers"]["If-None-Match"] == '"v1"'
+    assert (unchanged.read, unchanged.created) == (0, 0)
+    assert (second.read, second.created, second.unchanged) == (4, 1, 3)
+    source.refresh_from_db()
+    assert source.checkpoint["etag"] == '"v2"'
+
+    snow = SourceTender.objects.get(imported__notice_id="cb-900-11111111")
+    assert (snow.market, snow.title, snow.reference) == (
+        "CA",
+        "Snow removal services - Moncton",
+        "W0101-26X001/A",
+    )
+    assert snow.deadline == datetime(2027, 1, 15, 19, 0, tzinfo=UTC)  # 14:00 in Toronto (EST)
+    roof = SourceTender.objects.get(imported__notice_id="cb-900-33333333")
+    assert roof.title == "Réfection de toiture - Québec" and roof.buyer_name == "Parcs Canada"
+    assert "no English title: the private title is in French" in roof.imported.notes
+    laptops = SourceTender.objects.get(imported__notice_id="cb-900-22222222")
+    assert laptops.concepts[0].startswith("302")  # GSIN 7021B through the concordance: computers
+
+
+def test_canadabuys_cells_and_columns():
+    assert canadabuys.values("*7021B\n*7035\r\n*") == ["7021B", "7035"]
+    notice = canadabuys.build(
+        "cb-1",
+        [
+            {
+                "title-titre-eng": "Roofing",
+                "tenderClosingDate-appelOffresDateCloture": "2027-02-02",
+                "tenderStatus-appelOffresStatut-eng": "Cancelled",
+                "gsin-nibs": "*N5610",
+                "unspsc": "*72152600",
+                "procurementCategory-categorieApprovisionnement": "CNST",
+                "procurementMethod-methodeApprovisionnement-eng": "Competitive – Open Bidding",
+            }
+        ],
+    )
+    assert (notice.state, notice.nature, notice.procedure) == ("cancelled", "works", "open")
+    assert notice.classifications == (("GSIN", "N5610", ""), ("UNSPSC", "72152600", ""))
+    assert notice.closed_reason == "cancelled by the buyer (tender status Cancelled)"
+
+
+def test_two_scheduled_imports_of_the_gld_file_read_it_only_when_it_changed():
+    xml = (DATA / "gld" / "TenderNotice.xml").read_text()
+    feed = FileFeed("/iportal/TenderNotice.xml", "application/xml")
+    feed.publish(xml.encode())
+    with serving(feed) as base:
+        source = installed("hk-gld-etender", base)
+        first = scheduled_import(source)
+        unchanged = scheduled_import(source)
+        added = xml.replace(
+            "<TenderNoticeRecord>",
+            "<TenderNoticeRecord><TenderNo>A9900992026</TenderNo>"
+            "<SubjectEnglish>Supply of Road Salt</SubjectEnglish>"
+            "<ClosingDateTime>2027-01-20T12:00:00</ClosingDateTime>"
+            "<IssueDateTime>2026-11-27T09:00:00</IssueDateTime></TenderNoticeRecord>"
+            "<TenderNoticeRecord>",
+            1,
+        )
+        feed.publish(added.encode())
+        second = scheduled_import(source)
+
+    assert [r["status"] for r in feed.requests] == [200, 304, 200]
+    assert (unchanged.read, unchanged.created) == (0, 0)
+    assert second.created == 1 and second.read == first.read + 1
+    assert "A9900992026" in ids("gld")
+
+
+# --- pure parts ---------------------------------------------------------------------------
+
+
+def test_windows_parameters_and_checkpoints():
+    now = datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
+    assert harvest.window_start({}, {}, now) == now - timedelta(days=7)
+    assert harvest.window_start(
+        {"overlap_minutes": 30}, {"since": "2026-11-27T06:00:00+00:00"}, now
+    ) == datetime(2026, 11, 27, 5, 30, tzinfo=UTC)
+    assert harvest.with_param("https://x/a?stages=tender&updatedFrom=1", "updatedFrom", "2") == (
+        "https://x/a?stages=tender&updatedFrom=2"
+    )
+    assert harvest.finish(
+        {"asked_at": "A", "next": "n", "window_from": "w", "etag": '"e"'}, started=now
+    ) == {"since": "A", "etag": '"e"'}
+    assert ted.search_body("", since_day="20261120", token=None)["query"] == (
+        "publication-date>=20261120"
+    )
+    found, token = ted.page_notices(
+        {"notices": [{"publication-number": ["1-2026"]}, {"x": 1}], "iterationNextToken": "t"}
+    )
+    assert (found, token) == ([("1-2026", "https://ted.europa.eu/en/notice/1-2026/xml")], "t")
