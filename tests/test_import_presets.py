@@ -16,6 +16,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db.models import F
+from django.urls import reverse
 
 from tenders.importers import canadabuys, harvest, ted
 from tenders.importers.http import HttpPolicy
@@ -30,7 +31,7 @@ from tests.publisher_servers import (
     local,
     serving,
 )
-from tests.worker_support import work_off_the_queue
+from tests.worker_support import messages_of, work_off_the_queue
 
 pytestmark = pytest.mark.django_db
 
@@ -439,3 +440,29 @@ def test_windows_parameters_and_checkpoints():
         {"notices": [{"publication-number": ["1-2026"]}, {"x": 1}], "iterationNextToken": "t"}
     )
     assert (found, token) == ([("1-2026", "https://ted.europa.eu/en/notice/1-2026/xml")], "t")
+
+
+def test_the_admin_action_adds_the_ready_made_sources_without_a_selection(admin_client):
+    url = reverse("admin:tenders_importsource_changelist")
+    response = admin_client.post(url, {"action": "install_presets"}, follow=True)
+    assert messages_of(response) == [
+        "Ready-made sources: added 6 (disabled: enable them once checked). Each one's note gives "
+        "its licence and limits; imports from them need TENDERS_IMPORT_CONTACT set."
+    ]
+    assert sorted(ImportSource.objects.filter(enabled=False).values_list("preset", flat=True)) == (
+        sorted(BY_SLUG)
+    )
+    again = admin_client.post(url, {"action": "install_presets"}, follow=True)
+    assert messages_of(again)[0].startswith("Ready-made sources: updated 6.")
+    assert ImportSource.objects.count() == 6
+    # A source's own page saves its options and checkpoint (staff may reset the checkpoint).
+    source = ImportSource.objects.get(preset="hk-gld-etender")
+    page = reverse("admin:tenders_importsource_change", args=[source.pk])
+    form = {
+        "name": source.name, "format": "gld", "market": "HK", "url": source.url,
+        "every_hours": "6", "request_interval": "0", "options": "{}", "checkpoint": "",
+        "note": source.note,
+    }  # fmt: skip
+    assert admin_client.post(page, form).status_code == 302
+    source.refresh_from_db()
+    assert (source.options, source.checkpoint, source.enabled) == ({}, {}, False)
