@@ -127,6 +127,7 @@ class OcdsWindowApi(Publisher):
         self.rate = None  # (requests, seconds): above it, 429 with Retry-After
         self.burst = 0  # this many first requests answer 429 (someone else's burst)
         self.burst_wait = 30
+        self.burst_status = 429  # Contracts Finder answers 403 instead, without Retry-After
         self.served: list[float] = []
 
     def add(self, ocid: str, updated: datetime, *, title: str, stage: str = "tender") -> None:
@@ -166,6 +167,9 @@ class OcdsWindowApi(Publisher):
     def answer(self, method, path, query, body, headers):
         if path != self.path:
             return 404, {}, b""
+        if self.burst and self.burst_status != 429:
+            self.burst -= 1
+            return self.burst_status, JSON, b'{"error": "Forbidden"}'
         wait = self._limited()
         if wait is not None:
             return 429, {"Retry-After": str(wait), **JSON}, b'{"error": "Too Many Requests"}'
@@ -205,6 +209,7 @@ class TedApi(Publisher):
     def __init__(self):
         super().__init__()
         self.notices: list[tuple[str, str, bytes]] = []  # (number, YYYYMMDD, xml)
+        self.missing: set[str] = set()  # found by the search, but no XML (404)
         self.tokens: dict[str, tuple[str, int]] = {}
         self.expired: set[str] = set()
         self.page_size = None  # override the asked limit
@@ -216,7 +221,7 @@ class TedApi(Publisher):
         found = re.fullmatch(r"/en/notice/([^/]+)/xml", path)
         if method == "GET" and found:
             for number, _, xml in self.notices:
-                if number == found.group(1):
+                if number == found.group(1) and number not in self.missing:
                     return 200, {"Content-Type": "application/xml"}, xml
             return 404, {}, b""
         if method != "POST" or path != "/v3/notices/search":

@@ -216,6 +216,20 @@ def test_requests_are_spaced_to_the_published_limit_and_a_429_burst_is_waited_ou
     assert all(served[i + 12] - served[i] >= 120 for i in range(len(served) - 12))
 
 
+def test_contracts_finder_answering_403_when_asked_too_often_is_waited_out():
+    clock = FakeClock()
+    api = ocds_api("gb-contracts-finder")
+    api.burst, api.burst_status, api.clock = 2, 403, clock
+    api.add("ocds-cf-1", NOW - timedelta(hours=1), title="Library refurbishment")
+    with serving(api) as base:
+        run = run_now(installed("gb-contracts-finder", base), clock)
+    assert (run.state, run.created) == ("completed", 1)
+    assert [r["status"] for r in api.requests] == [403, 403, 200]
+    # No Retry-After: the backoff (2 s, then 4 s) instead of the 6 s spacing.
+    times = [r["at"] for r in api.requests]
+    assert [b - a for a, b in itertools.pairwise(times)] == [2.0, 4.0]
+
+
 class Killed(BaseException):
     """The worker is killed (nothing after it runs, the run is left as it was)."""
 
@@ -293,6 +307,8 @@ def test_two_scheduled_imports_of_ted_search_then_fetch_only_the_newer_notices()
         assert first.created == 3 and ids("eforms") == sorted(folder(n) for n in TED_FIRST)
         for n, name in enumerate(TED_NEW):
             api.add(f"{200 + n}-2026", NOW.strftime("%Y%m%d"), (EFORMS / name).read_bytes())
+        api.add("299-2026", NOW.strftime("%Y%m%d"), b"")
+        api.missing.add("299-2026")
         api.requests.clear()
         second = scheduled_import(source)
 
@@ -304,8 +320,9 @@ def test_two_scheduled_imports_of_ted_search_then_fetch_only_the_newer_notices()
     searches = [r["body"] for r in api.requests if r["method"] == "POST"]
     assert searches[0]["query"].endswith(f"publication-date>={newer}")
     fetched = [r["path"] for r in api.requests if r["method"] == "GET"]
-    assert fetched == ["/en/notice/200-2026/xml", "/en/notice/201-2026/xml"]
-    assert (second.read, second.created) == (2, 2)
+    assert fetched == [f"/en/notice/{n}-2026/xml" for n in (200, 201, 299)]
+    assert (second.read, second.created, second.failed) == (2, 2, 1)
+    assert second.failures[0]["message"].endswith("TED found it but has no XML for it.")
     assert ids("eforms") == sorted(folder(n) for n in {**TED_FIRST, **TED_NEW})
     assert all(CONTACT in r["headers"]["User-Agent"] for r in api.requests)
 

@@ -171,7 +171,12 @@ def _ted(url, options, checkpoint, session, now):
         with response:
             found, following = ted.page_notices(ted.load_json(response.read()), template)
         for number, xml_url in found:
-            with session.open(xml_url, accept="application/xml") as notice:
+            try:
+                notice = session.open(xml_url, accept="application/xml")
+            except http.Gone as exc:
+                yield Failure(f"notice {number}", "", f"{exc} TED found it but has no XML for it.")
+                continue
+            with notice:
                 yield ted.notice_piece(notice.read(), f"notice {number}")
         if not found or not following:
             yield Mark({"window_from": window_from, "asked_at": asked_at, "next": None})

@@ -89,6 +89,8 @@ class Session:
     clock: Callable[[], float] = time.monotonic
     interval: float = 0.0  # seconds from the start of one request to the next
     user_agent: str = USER_AGENT
+    # Statuses that mean "slow down" (Contracts Finder also answers 403 when asked too often).
+    retry_statuses: frozenset[int] = RETRY_STATUSES
     requests: int = 0
     waits: list[float] = field(default_factory=list)
     _last: float | None = None
@@ -131,13 +133,13 @@ class Session:
                 if exc.code == 304:
                     exc.close()
                     raise NotModified(url) from None
-                if exc.code not in RETRY_STATUSES:
+                if exc.code not in self.retry_statuses:
                     kind = Gone if exc.code in (400, 404, 410) else ReadError
                     raise kind(
                         f"{url} answered HTTP {exc.code} {exc.reason}; check the address "
                         "(and that the feed is public)."
                     ) from exc
-                why = "rate limited" if exc.code == 429 else "unavailable"
+                why = "unavailable" if exc.code == 503 else "rate limited"
                 problem = f"HTTP {exc.code} ({why})"
                 asked = retry_after(exc.headers.get("Retry-After"))
                 exc.close()

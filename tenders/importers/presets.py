@@ -62,6 +62,7 @@ PRESETS = (
             "since_format": "date",
             "overlap_minutes": 1440,
             "first_days": 7,
+            "retry_statuses": [403],
         },
         note="Below-threshold notices; published since the last run's day, paged by links.next.",
     ),

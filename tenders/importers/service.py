@@ -121,6 +121,7 @@ def import_from_source(
         sleep=sleep,
         interval=source.request_interval,
         user_agent=user_agent(),
+        retry_statuses=http.RETRY_STATUSES | set((source.options or {}).get("retry_statuses", [])),
         **({"clock": clock} if clock else {}),
     )
     return import_notices(
