@@ -483,3 +483,14 @@ def test_the_admin_action_adds_the_ready_made_sources_without_a_selection(admin_
     assert admin_client.post(page, form).status_code == 302
     source.refresh_from_db()
     assert (source.options, source.checkpoint, source.enabled) == ({}, {}, False)
+
+
+def test_a_dry_run_of_a_source_reads_but_keeps_no_checkpoint():
+    feed = FileFeed("/iportal/TenderNotice.xml", "application/xml")
+    feed.publish((DATA / "gld" / "TenderNotice.xml").read_bytes())
+    with serving(feed) as base:
+        source = installed("hk-gld-etender", base)
+        run = import_from_source(source, dry_run=True)
+    source.refresh_from_db()
+    assert run.state == "completed" and run.read == 3 and run.pk is None
+    assert source.checkpoint == {} and not SourceTender.objects.exists()

@@ -220,18 +220,19 @@ def import_notices(
         categories={c.slug: c for c in Category.objects.all()},
     )
     state = dict(source.checkpoint) if source is not None and session is not None else None
+    started = run.started_at or timezone.now()  # a dry run is not saved
     try:
         if state is not None:
             items = harvest.pieces(
                 READERS[fmt], fmt, location, options=source.options or {}, checkpoint=state,
-                market=market, session=session, now=run.started_at or timezone.now(),
+                market=market, session=session, now=started,
             )  # fmt: skip
         else:
             items = READERS[fmt].pieces(location, market=market, policy=policy, sleep=sleep)
         _import_all(context, items, since, progress, state)
         run.state = ImportRun.State.COMPLETED
         if state is not None:
-            _save_checkpoint(context, harvest.finish(state, started=run.started_at))
+            _save_checkpoint(context, harvest.finish(state, started=started))
     except (ReadError, OSError) as exc:
         run.state, run.error = ImportRun.State.FAILED, str(exc)
     except Exception as exc:
