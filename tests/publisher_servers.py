@@ -264,6 +264,7 @@ class FileFeed(Publisher):
         super().__init__()
         self.path, self.content_type = path, content_type
         self.content, self.etag, self.modified, self.version = b"", "", "", 0
+        self.burst, self.burst_wait = 0, 30  # this many first requests answer 429
 
     def publish(self, content: bytes) -> None:
         self.version += 1
@@ -274,6 +275,9 @@ class FileFeed(Publisher):
     def answer(self, method, path, query, body, headers):
         if path != self.path:
             return 404, {}, b""
+        if self.burst:
+            self.burst -= 1
+            return 429, {"Retry-After": str(self.burst_wait)}, b"Too Many Requests"
         if headers.get("If-None-Match") == self.etag:
             return 304, {"ETag": self.etag}, b""
         return (

@@ -182,9 +182,11 @@ def test_two_scheduled_imports_of_an_ocds_api_ask_only_for_the_newer_window(slug
     assert all(CONTACT in r["headers"]["User-Agent"] for r in api.requests)
 
 
-def fts(base: str, clock: FakeClock, **fields) -> ImportSource:
-    source = installed("gb-find-a-tender", base, **fields)
-    source.url = source.url.replace("limit=100", "limit=2")
+def paged(slug: str, base: str, size: int = 2) -> ImportSource:
+    """The preset's source at the local server, asking ``size`` releases a page."""
+    source = installed(slug, base)
+    name = OCDS_APIS[slug][2]
+    source.url = harvest.with_param(source.url, name, str(size))
     source.save()
     return source
 
@@ -195,16 +197,22 @@ def run_now(source, clock, **kwargs) -> ImportRun:
     )
 
 
-def test_requests_are_spaced_to_the_published_limit_and_a_429_burst_is_waited_out():
+# The limit each publisher's server enforces here: (requests, seconds); Contracts Finder does not
+# publish one (the server answers only the burst).
+LIMITS = {"gb-find-a-tender": (12, 120), "au-nsw-etendering": (5, 60), "gb-contracts-finder": None}
+
+
+@pytest.mark.parametrize("slug", sorted(OCDS_APIS))
+def test_requests_are_spaced_to_the_published_limit_and_a_429_burst_is_waited_out(slug):
     clock = FakeClock()
-    api = ocds_api("gb-find-a-tender")
-    api.clock = clock
-    api.rate = (12, 120)  # the load balancer: at most 12 requests in 2 minutes
+    api = ocds_api(slug)
+    api.clock, api.rate = clock, LIMITS[slug]
     api.burst, api.burst_wait = 2, 45  # someone else's burst was still being paid for
     for n in range(30):
         api.add(f"ocds-b-{n:02}", NOW - timedelta(hours=n), title=f"Bus shelter repair {n}")
     with serving(api) as base:
-        run = run_now(fts(base, clock), clock)
+        source = paged(slug, base)
+        run = run_now(source, clock)
 
     assert (run.state, run.created) == ("completed", 30)
     statuses = [r["status"] for r in api.requests]
@@ -212,8 +220,11 @@ def test_requests_are_spaced_to_the_published_limit_and_a_429_burst_is_waited_ou
     times = [r["at"] for r in api.requests]
     assert times[1] - times[0] == 45 and times[2] - times[1] == 45  # Retry-After, honoured
     served = times[2:]
-    assert [b - a for a, b in itertools.pairwise(served)] == [10.0] * 14
-    assert all(served[i + 12] - served[i] >= 120 for i in range(len(served) - 12))
+    interval = BY_SLUG[slug].interval
+    assert [b - a for a, b in itertools.pairwise(served)] == [interval] * 14
+    if LIMITS[slug]:
+        count, window = LIMITS[slug]
+        assert all(served[i + count] - served[i] >= window for i in range(len(served) - count))
 
 
 def test_contracts_finder_answering_403_when_asked_too_often_is_waited_out():
@@ -243,13 +254,14 @@ def killer(after: int):
 
 
 @pytest.mark.parametrize("expired", [False, True], ids=["resumes", "cursor-expired"])
-def test_a_killed_run_resumes_from_its_checkpoint_without_duplicates(expired):
+@pytest.mark.parametrize("slug", sorted(OCDS_APIS))
+def test_a_killed_run_resumes_from_its_checkpoint_without_duplicates(slug, expired):
     clock = FakeClock()
-    api = ocds_api("gb-find-a-tender")
+    api = ocds_api(slug)
     for n in range(6):
         api.add(f"ocds-k-{n}", NOW - timedelta(hours=10 - n), title=f"Tree surgery {n}")
     with serving(api) as base:
-        source = fts(base, clock)
+        source = paged(slug, base)
         with pytest.raises(Killed):
             run_now(source, clock, progress=killer(after=4))  # killed on page 2, committed
         source.refresh_from_db()
@@ -433,6 +445,41 @@ def test_two_scheduled_imports_of_the_gld_file_read_it_only_when_it_changed():
     assert (unchanged.read, unchanged.created) == (0, 0)
     assert second.created == 1 and second.read == first.read + 1
     assert "A9900992026" in ids("gld")
+
+
+@pytest.mark.parametrize("slug", ["ca-canadabuys-open", "hk-gld-etender"])
+def test_a_file_preset_waits_out_a_429_burst_and_a_killed_run_reads_the_file_again(slug):
+    clock = FakeClock()
+    path, kind, content = {
+        "ca-canadabuys-open": (
+            "/opendata/pub/openTenderNotice-ouvertAvisAppelOffres.csv",
+            "text/csv",
+            DATA / "canadabuys" / "openTenderNotice-1.csv",
+        ),
+        "hk-gld-etender": (
+            "/iportal/TenderNotice.xml",
+            "application/xml",
+            DATA / "gld" / "TenderNotice.xml",
+        ),
+    }[slug]
+    feed = FileFeed(path, kind)
+    feed.clock, feed.burst, feed.burst_wait = clock, 1, 20
+    feed.publish(content.read_bytes())
+    with serving(feed) as base:
+        source = installed(slug, base)
+        with pytest.raises(Killed):  # killed once the records are committed, before the mark
+            run_now(source, clock, progress=killer(after=1))
+        source.refresh_from_db()
+        assert source.checkpoint == {} and SourceTender.objects.count() == 3
+        again = run_now(source, clock)
+
+    assert [r["status"] for r in feed.requests] == [429, 200, 200]
+    assert feed.requests[1]["at"] - feed.requests[0]["at"] == 20
+    assert "If-None-Match" not in feed.requests[2]["headers"]  # nothing was kept: all again
+    assert (again.read, again.created, again.unchanged) == (3, 0, 3)
+    assert SourceTender.objects.count() == 3
+    source.refresh_from_db()
+    assert source.checkpoint["etag"] == '"v1"'
 
 
 # --- pure parts ---------------------------------------------------------------------------
