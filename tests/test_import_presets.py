@@ -541,3 +541,18 @@ def test_a_dry_run_of_a_source_reads_but_keeps_no_checkpoint():
     source.refresh_from_db()
     assert run.state == "completed" and run.read == 3 and run.pk is None
     assert source.checkpoint == {} and not SourceTender.objects.exists()
+
+
+def test_the_new_formats_import_by_hand_too(capsys):
+    """``import_notices canadabuys FILE`` and ``import_notices ted SEARCH_URL`` (the last week,
+    no query), without a configured source or checkpoint."""
+    call_command(
+        "import_notices", "canadabuys", str(DATA / "canadabuys" / "openTenderNotice-2.csv")
+    )
+    assert "created           4" in capsys.readouterr().out
+    api = ted_api({**TED_FIRST, **TED_OLD})
+    with serving(api) as base:
+        call_command("import_notices", "ted", f"{base}/v3/notices/search")
+    assert "created           3" in capsys.readouterr().out
+    assert ids("eforms") == sorted(folder(n) for n in TED_FIRST)
+    assert ImportedNotice.objects.filter(scheme="canadabuys").count() == 4
