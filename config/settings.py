@@ -260,6 +260,10 @@ TENDERS_PORTAL_URL = os.environ.get("TENDERS_PORTAL_URL", "")
 # --- The feed -------------------------------------------------------------------------------
 # A feed older than this is "degraded" in the health record.
 TENDERS_FEED_FRESH_DAYS = 8
+# Health says "degraded" (queue_stalled) when a job has waited longer than this for a worker.
+TENDERS_HEALTH_QUEUE_MAX_AGE_SECONDS = int(
+    os.environ.get("TENDERS_HEALTH_QUEUE_MAX_AGE_SECONDS", "900")
+)
 # Published issues keep their rows this many weeks (new_this_issue and history need them).
 TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEKS", "8"))
 # Approved records whose deadline passed longer ago than this are no longer published.
