@@ -50,6 +50,11 @@ class Publisher:
     def answer(self, method: str, path: str, query: dict, body: bytes, headers) -> tuple:
         raise NotImplementedError
 
+    def hold(self, query: dict) -> bool:
+        """Called before answering, outside the lock: a test may keep a request waiting, and
+        drop it (True: its client is gone) once released."""
+        return False
+
 
 class _Handler(BaseHTTPRequestHandler):
     publisher: Publisher
@@ -63,6 +68,8 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
         publisher = self.server.publisher
+        if publisher.hold(query):
+            return
         with publisher.lock:
             publisher.requests.append(
                 {
@@ -129,6 +136,15 @@ class OcdsWindowApi(Publisher):
         self.burst_wait = 30
         self.burst_status = 429  # Contracts Finder answers 403 instead, without Retry-After
         self.served: list[float] = []
+        self.held = ""  # a cursor whose request waits until ``released`` is set
+        self.reached, self.released = threading.Event(), threading.Event()
+
+    def hold(self, query: dict) -> bool:
+        if self.held and query.get("cursor") == self.held and not self.released.is_set():
+            self.reached.set()
+            self.released.wait(60)
+            return True
+        return False
 
     def add(self, ocid: str, updated: datetime, *, title: str, stage: str = "tender") -> None:
         release = {

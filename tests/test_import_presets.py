@@ -17,12 +17,14 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db.models import F
 from django.urls import reverse
+from django.utils import timezone
 
+from tenders import jobs, tasks
 from tenders.importers import canadabuys, harvest, ted
 from tenders.importers.http import HttpPolicy
 from tenders.importers.presets import BY_SLUG, PRESETS, presets_install
 from tenders.importers.service import ImportFailed, import_from_source
-from tenders.models import ImportedNotice, ImportRun, ImportSource, SourceTender
+from tenders.models import ImportedNotice, ImportRun, ImportSource, Job, SourceTender
 from tests.publisher_servers import (
     FakeClock,
     FileFeed,
@@ -31,7 +33,12 @@ from tests.publisher_servers import (
     local,
     serving,
 )
-from tests.worker_support import messages_of, work_off_the_queue
+from tests.worker_support import (
+    messages_of,
+    wait_for_job,
+    work_off_the_queue,
+    worker_process,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -287,6 +294,45 @@ def test_a_killed_run_resumes_from_its_checkpoint_without_duplicates(slug, expir
     source.refresh_from_db()
     # The next window starts where the killed run first asked, so nothing between is missed.
     assert source.checkpoint == {"since": killed.started_at.isoformat()}
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_worker_killed_mid_import_leaves_a_checkpoint_the_next_worker_resumes_from(tmp_path):
+    api = ocds_api("gb-find-a-tender")
+    for n in range(6):
+        api.add(f"ocds-w-{n}", NOW - timedelta(hours=10 - n), title=f"Pothole repairs {n}")
+    api.held = "c1"  # page 2 waits: the worker is killed while it asks for it
+    env = {"TENDERS_IMPORT_CONTACT": CONTACT, "TENDERS_JOB_LEASE_SECONDS": "6"}
+    with serving(api) as base:
+        source = paged("gb-find-a-tender", base)
+        source.request_interval = 0
+        source.save()
+        job = tasks.import_enqueue(source=source, user=None)
+        with worker_process(tmp_path, **env) as worker:
+            assert api.reached.wait(60), worker.log_path.read_text()
+            worker.kill()
+            worker.wait()
+        source.refresh_from_db()
+        assert source.checkpoint["next"].endswith("cursor=c1")  # page 1 committed and marked
+        assert ids("ocds") == ["ocds-w-0", "ocds-w-1"]
+        stale = timezone.now() + timedelta(seconds=60)
+        [dead] = jobs.jobs_fail_stale(now=stale)
+        assert dead.pk == job.pk
+        api.released.set()
+        api.requests.clear()
+        again = jobs.job_retry(job=Job.objects.get(pk=job.pk), user=None)
+        with worker_process(tmp_path, **env) as worker:
+            done = wait_for_job(again.pk, lambda j: not j.active, worker)
+
+    assert done.state == "succeeded", done.message
+    assert [r["query"].get("cursor") for r in api.requests] == ["c1", "c2"]
+    assert ids("ocds") == [f"ocds-w-{n}" for n in range(6)]
+    assert SourceTender.objects.count() == 6
+    assert list(source.runs.order_by("pk").values_list("state", "read", "created")) == [
+        ("failed", 2, 2),
+        ("completed", 4, 4),
+    ]
 
 
 # --- TED: search, then each notice --------------------------------------------------------
