@@ -229,6 +229,7 @@ class TedApi(Publisher):
         self.tokens: dict[str, tuple[str, int]] = {}
         self.expired: set[str] = set()
         self.page_size = None  # override the asked limit
+        self.burst, self.burst_wait = 0, 30  # this many first searches answer 429
 
     def add(self, number: str, day: str, xml: bytes) -> None:
         self.notices.append((number, day, xml))
@@ -242,6 +243,9 @@ class TedApi(Publisher):
             return 404, {}, b""
         if method != "POST" or path != "/v3/notices/search":
             return 404, {}, b""
+        if self.burst:
+            self.burst -= 1
+            return 429, {"Retry-After": str(self.burst_wait), **JSON}, b'{"message": "slow down"}'
         asked = json.loads(body)
         if asked.get("scope") != "ACTIVE" or asked.get("paginationMode") != "ITERATION":
             return 400, JSON, b'{"message": "expected scope ACTIVE and ITERATION"}'

@@ -411,6 +411,25 @@ def test_a_ted_run_killed_mid_way_resumes_and_an_expired_token_asks_again():
     assert {b - a for a, b in itertools.pairwise(times)} == {1.0}
 
 
+def test_ted_searches_wait_out_a_429_burst_and_keep_their_spacing():
+    clock = FakeClock()
+    api = ted_api(TED_FIRST)
+    api.clock, api.burst, api.burst_wait = clock, 2, 15
+    with serving(api) as base:
+        run = run_now(installed("eu-ted", base), clock)
+    assert (run.state, run.created) == ("completed", 3)
+    statuses = [(r["method"], r["status"]) for r in api.requests]
+    assert statuses == [
+        ("POST", 429),
+        ("POST", 429),
+        ("POST", 200),
+        *[("GET", 200)] * 3,
+        ("POST", 200),
+    ]
+    times = [r["at"] for r in api.requests]
+    assert [b - a for a, b in itertools.pairwise(times)] == [15, 15, 1, 1, 1, 1]
+
+
 # --- files: CanadaBuys CSV and the GLD XML -------------------------------------------------
 
 
