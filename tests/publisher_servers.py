@@ -8,7 +8,7 @@ talks HTTP to these.
   paged, cursors that can be made to expire (answered 400), a rate limit of N requests in a
   window answered 429 with ``Retry-After``, and a burst of 429s from before the run;
 - ``TedApi``: the Search API v3 ``POST /v3/notices/search`` (expert query with
-  ``publication-date>=YYYYMMDD``, ``scope`` ACTIVE, ``ITERATION`` paging with tokens that can
+  ``publication-date >= YYYYMMDD``, ``scope`` ACTIVE, ``ITERATION`` paging with tokens that can
   expire) and ``GET /en/notice/{number}/xml``;
 - ``FileFeed``: one file (CanadaBuys CSV, GLD XML) with ``ETag`` and ``Last-Modified``,
   answering 304 to a matching conditional request, whose content a test changes between runs.
@@ -255,7 +255,10 @@ class TedApi(Publisher):
                 return 400, JSON, b'{"message": "iteration token expired"}'
             since, offset = self.tokens[token]
         else:
-            since, offset = re.search(r"publication-date>=(\d{8})", asked["query"]).group(1), 0
+            since, offset = (
+                re.search(r"publication-date\s*>=\s*(\d{8})", asked["query"]).group(1),
+                0,
+            )
         chosen = sorted((n for n in self.notices if n[1] >= since), key=lambda n: (n[1], n[0]))
         size = self.page_size or asked.get("limit", 100)
         page = chosen[offset : offset + size]

@@ -372,11 +372,11 @@ def test_two_scheduled_imports_of_ted_search_then_fetch_only_the_newer_notices()
 
     window = (first.started_at - timedelta(days=7)).strftime("%Y%m%d")
     assert first_asked[0]["body"]["query"] == (
-        f"(buyer-country IN (GBR IRL)) AND publication-date>={window}"
+        f"(buyer-country IN (GBR IRL)) AND publication-date >= {window}"
     )
     newer = (first.started_at - timedelta(days=1)).strftime("%Y%m%d")
     searches = [r["body"] for r in api.requests if r["method"] == "POST"]
-    assert searches[0]["query"].endswith(f"publication-date>={newer}")
+    assert searches[0]["query"].endswith(f"publication-date >= {newer}")
     fetched = [r["path"] for r in api.requests if r["method"] == "GET"]
     assert fetched == [f"/en/notice/{n}-2026/xml" for n in (200, 201, 299)]
     assert (second.read, second.created, second.failed) == (2, 2, 1)
@@ -563,7 +563,7 @@ def test_windows_parameters_and_checkpoints():
         {"asked_at": "A", "next": "n", "window_from": "w", "etag": '"e"'}, started=now
     ) == {"since": "A", "etag": '"e"'}
     assert ted.search_body("", since_day="20261120", token=None)["query"] == (
-        "publication-date>=20261120"
+        "publication-date >= 20261120"
     )
     found, token = ted.page_notices(
         {"notices": [{"publication-number": ["1-2026"]}, {"x": 1}], "iterationNextToken": "t"}

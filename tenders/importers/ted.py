@@ -29,7 +29,7 @@ build = eforms.build
 def search_body(query: str, *, since_day: str, token: str | None, limit: int = PAGE_SIZE) -> dict:
     """The search request: notices still open (``scope`` ACTIVE) published on or after
     ``since_day`` (``YYYYMMDD``) and matching ``query`` (an expert query; empty for all)."""
-    window = f"publication-date>={since_day}"
+    window = f"publication-date >= {since_day}"
     body: dict[str, Any] = {
         "query": f"({query}) AND {window}" if query.strip() else window,
         "fields": FIELDS,
