@@ -335,6 +335,23 @@ def test_a_worker_killed_mid_import_leaves_a_checkpoint_the_next_worker_resumes_
     ]
 
 
+def test_a_configured_ocds_api_without_a_window_still_reads_every_page():
+    api = ocds_api("gb-find-a-tender")
+    for n in range(5):
+        api.add(f"ocds-p-{n}", NOW - timedelta(days=40 + n), title=f"Parks maintenance {n}")
+    with serving(api) as base:
+        source = ImportSource.objects.create(
+            name="A council's OCDS API",
+            format="ocds",
+            market="GB",
+            url=f"{base}/api/1.0/ocdsReleasePackages?limit=2",
+        )
+        run = import_from_source(source)
+    assert (run.state, run.read, run.created) == ("completed", 5, 5)
+    assert [r["query"].get("cursor") for r in api.requests] == [None, "c1", "c2"]
+    assert "updatedFrom" not in api.requests[0]["query"]
+
+
 # --- TED: search, then each notice --------------------------------------------------------
 
 TED_FIRST = {"cn_24_minimal.xml": 2, "cn_24_open.xml": 2, "cn_24_cumbria.xml": 3}

@@ -7,10 +7,11 @@ completed run's state becomes the next run's start (``finish``).
 
 Three ways of asking, chosen by the source:
 
-- **an API with a date window** (OCDS with ``options.since_param``: Find a Tender's
-  ``updatedFrom``, Contracts Finder's and NSW's ``publishedFrom``): the window starts where the
-  last completed run asked, less ``overlap_minutes``; pages follow ``links.next``; a page's
-  cursor that the publisher no longer accepts (expired) restarts the same window;
+- **an OCDS API** (an http(s) address): pages follow ``links.next``; with
+  ``options.since_param`` (Find a Tender's ``updatedFrom``, Contracts Finder's and NSW's
+  ``publishedFrom``) only a window is asked for, starting where the last completed run asked,
+  less ``overlap_minutes``; a page's cursor that the publisher no longer accepts (expired)
+  restarts the same window;
 - **TED's search, then each notice** (format ``ted``): an expert query limited to notices
   published since the window's day, paged by iteration token, each notice's eForms XML fetched
   on its own;
@@ -93,8 +94,8 @@ def pieces(
     """A configured source's pieces, with a ``Mark`` wherever a run may resume."""
     if fmt == "ted":
         yield from _ted(url, options, checkpoint, session, now)
-    elif fmt == "ocds" and options.get("since_param") and is_url(url):
-        yield from _ocds_window(reader, url, options, checkpoint, session, now)
+    elif fmt == "ocds" and is_url(url):
+        yield from _ocds_pages(reader, url, options, checkpoint, session, now)
     elif is_url(url):
         yield from _file(reader, url, checkpoint, market, session)
     else:
@@ -110,10 +111,14 @@ def _window(options: dict, checkpoint: dict, now: datetime) -> tuple[str, str, s
     return start.isoformat(), now.isoformat(), None
 
 
-def _ocds_window(reader, url, options, checkpoint, session, now):
+def _ocds_pages(reader, url, options, checkpoint, session, now):
+    """An API's pages from ``links.next``; from the window's start when the source names the
+    parameter (``since_param``), else everything the address gives."""
     window_from, asked_at, resume = _window(options, checkpoint, now)
-    since = since_value(datetime.fromisoformat(window_from), options.get("since_format", ""))
-    first = with_param(url, options["since_param"], since)
+    first = url
+    if options.get("since_param"):
+        since = since_value(datetime.fromisoformat(window_from), options.get("since_format", ""))
+        first = with_param(url, options["since_param"], since)
     page_url: str | None = resume or first
     seen: set[str] = set()
     page = 0
