@@ -9,6 +9,7 @@ checkpoint without duplicates, an expired cursor or token reading its window aga
 """
 
 import itertools
+import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -105,7 +106,11 @@ def test_the_presets_are_listed_and_installed_disabled_and_updated_in_place(caps
 
     # Staff's changes survive an update; what the preset defines comes back.
     ImportSource.objects.filter(pk=fts.pk).update(
-        name="FTS", enabled=True, every_hours=2, url="https://wrong.example", checkpoint={"a": 1}
+        name="FTS",
+        enabled=True,
+        every_hours=2,
+        url="https://wrong.example",
+        checkpoint={"since": "2026-11-20T06:00:00+00:00", "next": "https://wrong.example/?c=1"},
     )
     ted_source = sources["eu-ted"]
     ted_source.options = {**ted_source.options, "query": "buyer-country IN (IRL)"}
@@ -117,7 +122,10 @@ def test_the_presets_are_listed_and_installed_disabled_and_updated_in_place(caps
     )
     fts.refresh_from_db()
     ted_source.refresh_from_db()
-    assert (fts.name, fts.enabled, fts.every_hours, fts.checkpoint) == ("FTS", True, 2, {"a": 1})
+    # The cursor belonged to the wrong address: only where the next window starts is kept.
+    assert (fts.name, fts.enabled, fts.every_hours, fts.checkpoint) == (
+        "FTS", True, 2, {"since": "2026-11-20T06:00:00+00:00"},
+    )  # fmt: skip
     assert fts.url == BY_SLUG["gb-find-a-tender"].url
     assert ted_source.options["query"] == "buyer-country IN (IRL)"
     call_command("import_sources", "--presets")
@@ -612,6 +620,13 @@ def test_the_admin_action_adds_the_ready_made_sources_without_a_selection(admin_
     assert admin_client.post(page, form).status_code == 302
     source.refresh_from_db()
     assert (source.options, source.checkpoint, source.enabled) == ({}, {}, False)
+    # A new address drops the old one's validators, keeping where the next window starts.
+    kept = {"since": "2026-11-27T06:00:00+00:00", "etag": '"v9"'}
+    ImportSource.objects.filter(pk=source.pk).update(checkpoint=kept)
+    moved = {**form, "url": "https://example.org/TenderNotice.xml", "checkpoint": json.dumps(kept)}
+    assert admin_client.post(page, moved).status_code == 302
+    source.refresh_from_db()
+    assert source.checkpoint == {"since": "2026-11-27T06:00:00+00:00"}
 
 
 def test_a_dry_run_of_a_source_reads_but_keeps_no_checkpoint():

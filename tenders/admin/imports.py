@@ -16,6 +16,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from .. import tasks
+from ..importers import harvest
 from ..importers.presets import presets_install
 from ..importers.service import ImportFailed, check_market
 from ..jobs import JobBusy
@@ -103,6 +104,15 @@ class ImportSourceForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         _clean_market(self, data)
+        # A new address drops the old one's cursor and validators, unless staff wrote a
+        # checkpoint themselves (the instance still holds the stored values here).
+        stored = self.instance
+        if (
+            stored.pk
+            and data.get("url") != stored.url
+            and data.get("checkpoint") == stored.checkpoint
+        ):
+            data["checkpoint"] = harvest.for_new_address(stored.checkpoint)
         url = (data.get("url") or "").strip()
         if url and not url.lower().startswith(("http://", "https://", "/")):
             self.add_error("url", "Give an http(s) address, or an absolute path on the server.")

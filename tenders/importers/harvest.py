@@ -76,6 +76,12 @@ def finish(state: dict, *, started: datetime) -> dict:
     return kept
 
 
+def for_new_address(checkpoint: dict) -> dict:
+    """What of a checkpoint still holds once the source's address changed: only where the next
+    window starts (a cursor, a token or a file's validators belong to the old address)."""
+    return {"since": checkpoint["since"]} if checkpoint.get("since") else {}
+
+
 def _resuming(checkpoint: dict) -> bool:
     return bool(checkpoint.get("next") and checkpoint.get("window_from"))
 

@@ -3,7 +3,8 @@ where each endpoint, parameter and limit was found).
 
 ``presets_install`` creates the missing ones **disabled** (staff enable them) and brings
 existing ones back to the preset's address, format, spacing and options; a source's name,
-schedule, enabled flag, checkpoint and a TED query staff wrote are left alone.
+schedule, enabled flag, a TED query staff wrote and the checkpoint's window are left alone
+(a cursor or a file's validators belong to the address, and go when it changes).
 """
 
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from ..models import ImportSource
+from . import harvest
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,8 @@ def presets_install(*, slugs: list[str] | None = None) -> list[tuple[ImportSourc
             )
             done.append((source, True))
             continue
+        if source.url != preset.url:
+            source.checkpoint = harvest.for_new_address(source.checkpoint)
         for name, value in _fields(preset).items():
             setattr(source, name, value)
         # Staff's own query (TED) and tuning stay; the preset fills in what is missing.
