@@ -10,6 +10,7 @@ checkpoint without duplicates, an expired cursor or token reading its window aga
 
 import itertools
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from django.utils import timezone
 
 from tenders import jobs, tasks
 from tenders.importers import canadabuys, harvest, ted
+from tenders.importers import service as import_service
 from tenders.importers.http import HttpPolicy
 from tenders.importers.presets import BY_SLUG, PRESETS, presets_install
 from tenders.importers.service import ImportFailed, import_from_source
@@ -530,11 +532,26 @@ def test_two_scheduled_imports_of_the_gld_file_read_it_only_when_it_changed():
         )
         feed.publish(added.encode())
         second = scheduled_import(source)
+        # The tender leaves the file (cancelled, withdrawn): its record closes; it comes back.
+        without = re.sub(r"<TenderNoticeRecord><TenderNo>A9900992026</TenderNo>.*?"
+                         r"</TenderNoticeRecord>", "", added, flags=re.S)  # fmt: skip
+        feed.publish(without.encode())
+        gone = scheduled_import(source)
+        salt = SourceTender.objects.get(imported__notice_id="A9900992026")
+        closed = (salt.status, salt.imported.closed_reason)
+        feed.publish(added.encode())
+        back = scheduled_import(source)
 
-    assert [r["status"] for r in feed.requests] == [200, 304, 200]
+    assert [r["status"] for r in feed.requests] == [200, 304, 200, 200, 200]
     assert (unchanged.read, unchanged.created) == (0, 0)
     assert second.created == 1 and second.read == first.read + 1
     assert "A9900992026" in ids("gld")
+    assert (gone.read, gone.closed, gone.unchanged) == (first.read, 1, first.read)
+    assert closed == ("closed", import_service.GONE_REASON)
+    assert (back.updated, back.closed) == (1, 0)
+    salt.refresh_from_db()
+    assert (salt.status, salt.imported.closed_reason) == ("draft", "")
+    assert SourceTender.objects.filter(status="closed").count() == 0
 
 
 @pytest.mark.parametrize("slug", ["ca-canadabuys-open", "hk-gld-etender"])

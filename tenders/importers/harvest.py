@@ -16,7 +16,8 @@ Three ways of asking, chosen by the source:
   published since the window's day, paged by iteration token, each notice's eForms XML fetched
   on its own;
 - **a file at a URL** (CanadaBuys CSV, GLD XML, a CSV or an eForms notice): asked with the
-  last answer's ``ETag``/``Last-Modified``; a ``304`` reads nothing.
+  last answer's ``ETag``/``Last-Modified``; a ``304`` reads nothing. With ``options.listing``
+  the file lists every open notice, so the service closes the source's records that left it.
 """
 
 import io
@@ -38,9 +39,11 @@ KEPT = ("since", "etag", "last_modified")
 
 @dataclass(frozen=True)
 class Mark:
-    """Everything read before this is whole: save ``state`` once it is committed."""
+    """Everything read before this is whole: save ``state`` once it is committed. ``listing``:
+    what came before is a whole file that lists every open notice of the source."""
 
     state: dict
+    listing: bool = False
 
 
 def with_param(url: str, name: str, value: str) -> str:
@@ -215,4 +218,4 @@ def _file(reader, url, checkpoint, market, session):
         repair = getattr(reader, "REPAIR", True)
         stream = io.BufferedReader(Utf8Repair(response), CHUNK) if repair else response
         yield from reader.read(stream, url, market=market)
-    yield Mark(validators)
+    yield Mark(validators, listing=True)

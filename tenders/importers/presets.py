@@ -93,7 +93,9 @@ PRESETS = (
         limit="one file, refreshed through the day (asked again only when it changed)",
         licence="Open Government Licence - Canada",
         every_hours=4,
-        note="Federal opportunities, both languages; GSIN and UNSPSC codes.",
+        options={"listing": True},
+        note="Federal opportunities, both languages; GSIN and UNSPSC codes. The file lists "
+        "every open notice: one that leaves it is closed.",
     ),
     Preset(
         slug="au-nsw-etendering",
@@ -124,7 +126,9 @@ PRESETS = (
         limit="one file (asked again only when it changed)",
         licence="DATA.GOV.HK terms and conditions of use",
         every_hours=6,
-        note="Tenders of the departments that use the e-Tender Box, English and Chinese.",
+        options={"listing": True},
+        note="Tenders of the departments that use the e-Tender Box, English and Chinese. The "
+        "file lists the tenders open now: one that leaves it is closed.",
     ),
 )
 BY_SLUG = {preset.slug: preset for preset in PRESETS}

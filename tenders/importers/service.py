@@ -264,6 +264,37 @@ def _skip(run: ImportRun, reason: str) -> None:
     run.skipped[reason] = run.skipped.get(reason, 0) + 1
 
 
+GONE_REASON = "no longer in the publisher's list of open notices (closed, cancelled or withdrawn)"
+
+
+def _close_missing(context: _Context, listed: set[str]) -> None:
+    """Close the source's open records whose notices its whole listing no longer has. Their
+    stored hash is cleared, so a notice that comes back is read as changed and reopened."""
+    if context.dry_run or context.source is None or not listed or context.run.failed:
+        return  # an empty or partly unreadable file proves nothing
+    gone = list(
+        ImportedNotice.objects.select_related("tender")
+        .filter(source=context.source, scheme=context.scheme)
+        .exclude(notice_id__in=listed)
+        .exclude(tender__status=SourceTender.Status.CLOSED)
+    )
+    now = timezone.now()
+    for imported in gone:
+        imported.tender.status = SourceTender.Status.CLOSED
+        imported.tender.updated_at = imported.updated_at = now
+        imported.state_at_source, imported.closed_reason, imported.raw_hash = (
+            "withdrawn",
+            GONE_REASON,
+            "",
+        )
+    with transaction.atomic():
+        SourceTender.objects.bulk_update([i.tender for i in gone], ["status", "updated_at"])
+        ImportedNotice.objects.bulk_update(
+            gone, ["state_at_source", "closed_reason", "raw_hash", "updated_at"]
+        )
+    context.run.closed += len(gone)
+
+
 def _save_checkpoint(context: _Context, state: dict) -> None:
     if context.dry_run or context.source is None:
         return
@@ -302,11 +333,13 @@ def _import_all(
     then saving its mark's state into ``state`` and the source's checkpoint."""
     run = context.run
     since_day = since.isoformat() if since else ""
+    listed: set[str] = set()
 
     def on_item(item: Piece | Failure) -> bool:
         if isinstance(item, Failure):
             _fail(run, item.place, item.notice_id, item.message)
             return False
+        listed.add(item.notice_id)
         run.read += 1
         if progress and run.read % 1000 == 0:
             progress("read", run.read, 0)
@@ -335,9 +368,15 @@ def _import_all(
             done[0] += len(batch)
             if progress:
                 progress("import", done[0], total[0])
-        if "mark" in box and state is not None:
-            state.update(box["mark"].state)
+        mark = box.get("mark")
+        if mark is not None and state is not None:
+            if mark.listing and (context.source.options or {}).get("listing"):
+                _close_missing(context, listed)
+                if not context.dry_run:
+                    run.save()
+            state.update(mark.state)
             _save_checkpoint(context, state)
+        listed.clear()
     if progress and not total[0]:
         progress("import", 0, 0)
 
