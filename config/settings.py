@@ -355,6 +355,10 @@ MIDDLEWARE.insert(
 )
 
 # --- imports of public notices (issue #10) ---
+# Who publishers can write to about our requests: every request to a publisher's service names
+# it in its User-Agent, and sources made from the presets (import_sources --presets) refuse to
+# run without it (issue #33).
+TENDERS_IMPORT_CONTACT = os.environ.get("TENDERS_IMPORT_CONTACT", "")
 # Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
 TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
     os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))
