@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0022_stored_files"),
+        ("tenders", "0024_source_checkpoint"),
     ]
 
     operations = [
