@@ -7,7 +7,7 @@ from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError
-from django_otp import match_token
+from django.utils import timezone
 
 from . import signin, throttle
 from .models import SignInEvent
@@ -67,7 +67,7 @@ class Checks:
         else:
             user.otp_device = None
             if signin.has_second_factor(user):
-                device = match_token(user, token) if token else None
+                device = signin.device_for_code(user, token) if token else None
                 if device is None:
                     reason = "code missing" if not token else "wrong code"
                 user.otp_device = device
@@ -147,6 +147,11 @@ class EnrolForm(forms.Form):
 
     def clean_otp_token(self):
         token = self.cleaned_data["otp_token"]
+        allowed, why = self.device.verify_is_allowed()
+        if not allowed and why.get("locked_until"):
+            seconds = max(1, int((why["locked_until"] - timezone.now()).total_seconds() + 0.999))
+            unit = "second" if seconds == 1 else "seconds"
+            raise ValidationError(f"Too many wrong codes: wait {seconds} {unit}, then try again.")
         if not (token.isdigit() and self.device.verify_token(token)):
             raise ValidationError(
                 "That code does not match. Check the time on your phone and type the code "

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
+from django_otp import verify_token
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -130,6 +131,17 @@ def notify_locked(request: HttpRequest, user, until: float) -> None:
 
 
 # --- second factor ------------------------------------------------------------------------
+
+
+def device_for_code(user, token: str):
+    """The device that accepts ``token``: six digits are a code from the app, anything else a
+    recovery code (each device keeps its own count of wrong codes; only the one asked counts)."""
+    token = token.strip().replace(" ", "")
+    model = TOTPDevice if token.isdigit() and len(token) == 6 else StaticDevice
+    for device in model.objects.filter(user=user, confirmed=True):
+        if verify_token(user, device.persistent_id, token):
+            return device
+    return None
 
 
 def new_recovery_codes(user) -> list[str]:
