@@ -1,0 +1,154 @@
+"""The sign-in lock is shared by every server process: two gunicorn servers on the test
+database (whose cache table is the shared cache when REDIS_URL is unset), failures spread over
+both, the lock then refusing the right password on both, and lifting after its time."""
+
+import http.cookiejar
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from core.models import SignInEvent
+from tests.worker_support import worker_database_url
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "correct horse battery"
+LOCK_SECONDS = 4
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(tmp_path: Path, name: str):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(
+        DATABASE_URL=worker_database_url(),
+        TENDERS_VAR_DIR=str(tmp_path),
+        DJANGO_DEBUG="0",
+        BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="1",
+        STAFF_SIGN_IN_DELAY_AFTER="10",  # no waits before the lock: this test is about the lock
+        STAFF_SIGN_IN_LOCK_AFTER="3",
+        STAFF_SIGN_IN_LOCK_SECONDS=str(LOCK_SECONDS),
+    )
+    env.pop("EMAIL_HOST", None)
+    env.pop("EMAIL_BACKEND", None)  # the console: the lockout e-mail is printed to the log
+    log_path = tmp_path / f"{name}.log"
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("gunicorn")),
+                "-c",
+                "config/gunicorn.conf.py",
+                "config.wsgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{base}/healthz", timeout=5):
+                        break
+                except urllib.error.HTTPError:
+                    break  # answering
+                except OSError:
+                    pass
+                if time.monotonic() > deadline or server.poll() is not None:
+                    pytest.fail(f"gunicorn {name} did not start:\n" + log_path.read_text())
+                time.sleep(0.3)
+            server.base, server.log_path = base, log_path
+            yield server
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Browser:
+    """One person's cookies (the CSRF cookie works on both servers: one SECRET_KEY)."""
+
+    def __init__(self):
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect
+        )
+
+    def sign_in(self, base: str, username: str, password: str) -> tuple[int, str]:
+        with self.opener.open(f"{base}/admin/login/", timeout=30) as page:
+            html = page.read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        body = urllib.parse.urlencode(
+            {
+                "csrfmiddlewaretoken": token,
+                "username": username,
+                "password": password,
+                "otp_token": "",
+                "next": "/admin/",
+            }
+        ).encode()
+        try:
+            with self.opener.open(f"{base}/admin/login/", data=body, timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as redirect:  # 302 when signed in (not followed)
+            return redirect.code, redirect.headers.get("Location", "")
+
+
+def message(html: str) -> str:
+    found = re.search(r'<p class="errornote">\s*(.*?)\s*</p>', html, re.S)
+    return found.group(1) if found else ""
+
+
+def test_the_lock_holds_across_two_server_processes_and_lifts_after_its_time(tmp_path):
+    get_user_model().objects.create_user("clerk", "clerk@example.org", PASSWORD, is_staff=True)
+    with ExitStack() as servers:
+        a = servers.enter_context(gunicorn(tmp_path, "a"))
+        b = servers.enter_context(gunicorn(tmp_path, "b"))
+        person = Browser()
+        # Three wrong passwords, spread over both processes: the third locks the account.
+        assert person.sign_in(a.base, "clerk", "guess one")[0] == 200
+        assert person.sign_in(b.base, "clerk", "guess two")[0] == 200
+        status, html = person.sign_in(a.base, "clerk", "guess three")
+        assert status == 200 and "signing in is locked" in message(html)
+        # The right password, on either process, from another browser: refused.
+        for server in (b, a):
+            status, html = Browser().sign_in(server.base, "clerk", PASSWORD)
+            assert status == 200
+            assert message(html).startswith("Too many failed sign-ins: signing in is locked")
+            assert re.search(r"Try again in [1-4] seconds?", message(html))
+        time.sleep(LOCK_SECONDS + 0.5)
+        status, location = Browser().sign_in(b.base, "clerk", PASSWORD)
+        assert (status, location) == (302, "/admin/")
+        logs = a.log_path.read_text() + b.log_path.read_text()
+    assert "Subject: Staff account locked" in logs and "To: clerk@example.org" in logs
+    kinds = list(
+        SignInEvent.objects.filter(username="clerk").order_by("pk").values_list("kind", flat=True)
+    )
+    assert kinds == ["failed", "failed", "failed", "locked", "refused", "refused", "signed_in"]
