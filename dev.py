@@ -332,6 +332,28 @@ def choose_database(cluster: ThrowawayCluster) -> str:
     return ""
 
 
+# --- Debian packages some tests drive ------------------------------------------------------
+
+
+def apt_install(packages: list[str], why: str) -> None:
+    """Install Debian packages when we are root and apt-get exists; otherwise do nothing (the
+    test that needs them then fails and says what to install)."""
+    if not packages or os.geteuid() != 0 or not shutil.which("apt-get"):
+        return
+    say(f"Installing {' and '.join(packages)} {why} (apt-get)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-qq", *packages]
+    if subprocess.run(install, env=env).returncode:
+        subprocess.run(["apt-get", "update", "-qq"], env=env)
+        subprocess.run(install, env=env)
+
+
+def ensure_nginx() -> None:
+    """The front's test runs Debian's nginx with deploy/nginx/tenders.conf."""
+    if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+        apt_install(["nginx"], "for the nginx front's test")
+
+
 # --- curation: the admin browser test's Chromium -----------------------------------------
 
 CJK_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
@@ -352,13 +374,7 @@ def ensure_chromium() -> None:
     ]
     if not missing:
         return
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        say(f"Installing {' and '.join(missing)} for the admin browser test (apt-get)")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-qq", *missing]
-        if subprocess.run(install, env=env).returncode:
-            subprocess.run(["apt-get", "update", "-qq"], env=env)
-            subprocess.run(install, env=env)
+    apt_install(missing, "for the admin browser test")
     if not CHROMIUM.exists():
         print(
             f"warning: {CHROMIUM} is missing, so the admin browser test will fail. Install "
@@ -411,13 +427,8 @@ def ensure_inspector() -> None:
     if stamp.exists() and stamp.read_text().strip() == INSPECTOR:
         return
     missing = [tool for tool in ("node", "npm") if not shutil.which(tool)]
-    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
-        say("Installing Node.js and npm for the MCP Inspector test (apt-get)")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-qq", "nodejs", "npm"]
-        if subprocess.run(install, env=env).returncode:
-            subprocess.run(["apt-get", "update", "-qq"], env=env)
-            subprocess.run(install, env=env)
+    if missing:
+        apt_install(["nodejs", "npm"], "for the MCP Inspector test")
     if not (shutil.which("node") and shutil.which("npm")):
         print(
             "warning: Node.js and npm are missing, so the MCP Inspector test cannot run (it "
@@ -436,6 +447,7 @@ def cmd_test(argv: list[str]) -> None:
     ensure_venv("test")
     compile_messages()
     ensure_chromium()
+    ensure_nginx()
     ensure_inspector()
     ensure_client_venv()
     cluster = ThrowawayCluster()

@@ -209,8 +209,20 @@ MEDIA_ROOT = VAR_DIR / "media"
 # gets compressed, cacheable copies instead.
 STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
 WHITENOISE_USE_FINDERS = True
+# Flat files and pending uploads: in the database by default, so PostgreSQL is the only state
+# the machines share (tenders.storage); "filesystem" keeps them in MEDIA_ROOT, which every web
+# server and worker must then share.
+TENDERS_FILE_STORAGE = os.environ.get("TENDERS_FILE_STORAGE", "database")
+_FILE_STORAGES = {
+    "database": "tenders.storage.DatabaseStorage",
+    "filesystem": "django.core.files.storage.FileSystemStorage",
+}
+if TENDERS_FILE_STORAGE not in _FILE_STORAGES:
+    raise ImproperlyConfigured(
+        f"TENDERS_FILE_STORAGE={TENDERS_FILE_STORAGE!r}: use one of {', '.join(_FILE_STORAGES)}."
+    )
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {"BACKEND": _FILE_STORAGES[TENDERS_FILE_STORAGE]},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
         if STATIC_ROOT
@@ -263,6 +275,10 @@ TENDERS_PORTAL_URL = os.environ.get("TENDERS_PORTAL_URL", "")
 # --- The feed -------------------------------------------------------------------------------
 # A feed older than this is "degraded" in the health record.
 TENDERS_FEED_FRESH_DAYS = 8
+# Health says "degraded" (queue_stalled) when a job has waited longer than this for a worker.
+TENDERS_HEALTH_QUEUE_MAX_AGE_SECONDS = int(
+    os.environ.get("TENDERS_HEALTH_QUEUE_MAX_AGE_SECONDS", "900")
+)
 # Published issues keep their rows this many weeks (new_this_issue and history need them).
 TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEKS", "8"))
 # Approved records whose deadline passed longer ago than this are no longer published.

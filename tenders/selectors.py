@@ -31,7 +31,7 @@ from django.utils import timezone
 from config.database import answer_within_at_least
 from config.errors import ApiError
 
-from . import answers, current, cursors, ids
+from . import answers, current, cursors, health, ids
 from .answers import Answer
 from .calendar import rfc3339
 from .filters import REST, ListQuery, Surface, Vocabulary, parse_list_params, parse_row_params
@@ -406,18 +406,24 @@ def is_fresh(issue: Issue, now: datetime | None = None) -> bool:
 
 def feed_health(now: datetime | None = None) -> dict:
     """The health record. Never raises: a database that does not answer is ``unavailable``."""
+    now = now or timezone.now()
     try:
         # Always asked: health reports the database's state, not what this process knows.
         issue = current.current_issue(fresh=True)
     except DatabaseError as error:
-        reason = (str(error).strip().splitlines() or [repr(error)])[0]
-        log.warning("health: the database does not answer (%s)", reason)
-        issue = None
-    return health_record(issue, now)
+        detail = (str(error).strip().splitlines() or [repr(error)])[0]
+        log.warning("health: the database does not answer (%s)", detail)
+        return health_record(None, now, [health.database_unavailable()])
+    if issue is None:
+        return health_record(None, now, [health.nothing_published()])
+    return health_record(issue, now, health.degraded_reasons(issue, now))
 
 
-def health_record(issue: Issue | None, now: datetime | None = None) -> dict:
-    """The health record of ``issue`` (None: nothing to serve)."""
+def health_record(
+    issue: Issue | None, now: datetime | None = None, reasons: list[dict] | None = None
+) -> dict:
+    """The health record of ``issue`` (None: nothing to serve). ``reasons`` (``tenders.health``)
+    make an ok feed degraded; the member appears only when the status is not ok."""
     record = {
         "status": "unavailable",
         "rows_total": 0,
@@ -427,13 +433,17 @@ def health_record(issue: Issue | None, now: datetime | None = None) -> dict:
         "schema": SCHEMA_NAME,
     }
     if issue is None:
+        if reasons:
+            record["reasons"] = reasons
         return record
     fresh = is_fresh(issue, now)
     record.update(
-        status="ok" if fresh else "degraded",
+        status="ok" if fresh and not reasons else "degraded",
         rows_total=issue.rows_total,
         issue_id=issue.issue_id,
         generated=rfc3339(issue.generated),
         feed_fresh=fresh,
     )
+    if reasons:
+        record["reasons"] = reasons
     return record

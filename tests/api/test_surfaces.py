@@ -175,6 +175,14 @@ def test_health_answers_json_when_postgresql_is_unreachable(tmp_path):
         "generated": None,
         "feed_fresh": False,
         "schema": "service.tender.v1",
+        # The reason names no host or port (those stay in the server's log).
+        "reasons": [
+            {
+                "code": "database_unavailable",
+                "message": "The database does not answer; the service recovers by itself when "
+                "it does.",
+            }
+        ],
     }
     assert health == healthz == [503, "application/json", record, "no-store"]
     assert listing == [
