@@ -8,12 +8,14 @@ import os
 import subprocess
 import sys
 import time
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import Permission
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.urls import reverse
 from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -126,6 +128,16 @@ def test_failures_wait_then_lock_the_right_password_is_refused_and_the_lock_lift
     ]
     event = SignInEvent.objects.filter(username="publisher", kind="locked").get()
     assert (event.address, event.user) == ("127.0.0.1", publisher)
+
+
+def test_a_lock_can_be_lifted_at_once_from_the_command_line(client, settings, publisher):
+    settings.STAFF_SIGN_IN_LIMITS = {**settings.STAFF_SIGN_IN_LIMITS, "lock_after": 1}
+    [locked] = errors(log_in(client, "publisher", "wrong guess"))
+    assert "locked" in locked and "locked" in errors(log_in(client, "publisher"))[0]
+    out = StringIO()
+    call_command("unlock_staff", "publisher", stdout=out)
+    assert out.getvalue() == "publisher: failed sign-ins forgotten, no lock.\n"
+    assert log_in(client, "publisher").status_code == 302
 
 
 def test_the_message_is_the_same_whether_the_account_exists_or_not(client, settings, publisher):
