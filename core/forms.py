@@ -50,6 +50,17 @@ class Checks:
     def check(self, username: str, password: str, token: str):
         """The verified user, with ``otp_device`` set when a code was given; else raises
         ValidationError (counted, logged, and e-mailed on a lockout)."""
+        with throttle.turn(username, signin.client_ip(self.request)) as mine:
+            if not mine:  # other attempts for this account or address are being checked
+                signin.record(
+                    self.request, SignInEvent.Kind.REFUSED, username=username, detail="busy"
+                )
+                raise ValidationError(
+                    wait_message(throttle.Refusal(seconds=1, locked=False)), code="throttled"
+                )
+            return self._check(username, password, token)
+
+    def _check(self, username: str, password: str, token: str):
         request = self.request
         ip = signin.client_ip(request)
         refused = throttle.refusal(username, ip)

@@ -10,11 +10,14 @@ checks no password and counts nothing. Counts are forgotten ``lock_seconds`` aft
 failure, and an account's count when it signs in.
 
 The decisions are plain functions of a count and the time (``wait_for``, ``after_failure``);
-the cache only keeps the counts.
+the cache only keeps the counts. Attempts for one account name, and from one address, take
+turns (``turn``: a key made with the cache's atomic ``add``), so simultaneous guesses sent to
+several processes are each counted and none is checked past the limit.
 """
 
 import hashlib
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from django.conf import settings
@@ -94,6 +97,34 @@ def _read(key: str) -> Count:
 def _write(key: str, count: Count, limits: Limits) -> None:
     keep = limits.lock_seconds + limits.max_delay
     caches["default"].set(key, [count.failures, count.last, count.locked_until], keep)
+
+
+# A turn is held while one attempt is checked and counted (well under a second); one left by a
+# process that died ends by itself.
+TURN_SECONDS = 10
+TURN_WAIT = 2.0
+
+
+@contextmanager
+def turn(username: str, ip: str | None, wait: float = TURN_WAIT):
+    """Yield True once this attempt holds the turn of its account name and of its address
+    (waiting up to ``wait`` seconds for attempts in progress), else False."""
+    cache = caches["default"]
+    keys = [f"{_account_key(username)}:turn", f"{_address_key(ip)}:turn"]
+    held = []
+    deadline = time.monotonic() + wait
+    try:
+        for key in keys:
+            while not cache.add(key, 1, TURN_SECONDS):
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(0.05)
+            held.append(key)
+        yield True
+    finally:
+        for key in held:
+            cache.delete(key)
 
 
 def refusal(username: str, ip: str | None, now: float | None = None) -> Refusal | None:

@@ -9,10 +9,12 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -36,7 +38,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(tmp_path: Path, name: str):
+def gunicorn(tmp_path: Path, name: str, workers: int = 1):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(
@@ -44,7 +46,7 @@ def gunicorn(tmp_path: Path, name: str):
         TENDERS_VAR_DIR=str(tmp_path),
         DJANGO_DEBUG="0",
         BIND=f"127.0.0.1:{port}",
-        WEB_CONCURRENCY="1",
+        WEB_CONCURRENCY=str(workers),
         STAFF_SIGN_IN_DELAY_AFTER="10",  # no waits before the lock: this test is about the lock
         STAFF_SIGN_IN_LOCK_AFTER="3",
         STAFF_SIGN_IN_LOCK_SECONDS=str(LOCK_SECONDS),
@@ -101,10 +103,12 @@ class Browser:
             urllib.request.HTTPCookieProcessor(self.jar), NoRedirect
         )
 
-    def sign_in(self, base: str, username: str, password: str) -> tuple[int, str]:
+    def sign_in(self, base: str, username: str, password: str, barrier=None) -> tuple[int, str]:
         with self.opener.open(f"{base}/admin/login/", timeout=30) as page:
             html = page.read().decode()
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        if barrier is not None:
+            barrier.wait(timeout=60)  # every guess leaves at once
         body = urllib.parse.urlencode(
             {
                 "csrfmiddlewaretoken": token,
@@ -152,3 +156,33 @@ def test_the_lock_holds_across_two_server_processes_and_lifts_after_its_time(tmp
         SignInEvent.objects.filter(username="clerk").order_by("pk").values_list("kind", flat=True)
     )
     assert kinds == ["failed", "failed", "failed", "locked", "refused", "refused", "signed_in"]
+
+
+def test_simultaneous_guesses_on_both_servers_are_each_counted_and_none_passes_the_limit(
+    tmp_path,
+):
+    """Twelve wrong passwords sent at once, six to each server (three workers each): attempts
+    for one account take turns, so exactly three are checked before the lock and the other
+    nine are refused unchecked."""
+    get_user_model().objects.create_user("clerk", "clerk@example.org", PASSWORD, is_staff=True)
+    with ExitStack() as servers:
+        a = servers.enter_context(gunicorn(tmp_path, "a", workers=3))
+        b = servers.enter_context(gunicorn(tmp_path, "b", workers=3))
+        people = [Browser() for _ in range(12)]
+        for n, person in enumerate(people):  # each has its CSRF cookie and token ready
+            person.base = (a, b)[n % 2].base
+        barrier = threading.Barrier(len(people))
+
+        def guess(person_n):
+            n, person = person_n
+            return person.sign_in(person.base, "clerk", f"guess {n}", barrier=barrier)
+
+        with ThreadPoolExecutor(max_workers=len(people)) as pool:
+            answers = list(pool.map(guess, enumerate(people)))
+        assert [status for status, _ in answers] == [200] * 12
+        html = Browser().sign_in(a.base, "clerk", PASSWORD)[1]
+        assert "signing in is locked" in message(html)
+    failed = SignInEvent.objects.filter(username="clerk", kind="failed").count()
+    locked = SignInEvent.objects.filter(username="clerk", kind="locked").count()
+    refused = SignInEvent.objects.filter(username="clerk", kind="refused").count()
+    assert (failed, locked, refused) == (3, 1, 10)
