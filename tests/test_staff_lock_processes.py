@@ -14,14 +14,17 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
+import redis
 from django.contrib.auth import get_user_model
 
 from core.models import SignInEvent
+from tests.api.test_answers import redis_server  # noqa: F401 (a fixture)
 from tests.worker_support import worker_database_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,9 +41,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(tmp_path: Path, name: str, workers: int = 1):
+def gunicorn(tmp_path: Path, name: str, workers: int = 1, redis_url: str = ""):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    if redis_url:
+        env["REDIS_URL"] = redis_url
     env.update(
         DATABASE_URL=worker_database_url(),
         TENDERS_VAR_DIR=str(tmp_path),
@@ -130,30 +135,39 @@ def message(html: str) -> str:
     return found.group(1) if found else ""
 
 
-def test_the_lock_holds_across_two_server_processes_and_lifts_after_its_time(tmp_path):
-    get_user_model().objects.create_user("clerk", "clerk@example.org", PASSWORD, is_staff=True)
+@pytest.mark.parametrize("shared_cache", ["database", "redis"])
+def test_the_lock_holds_across_two_server_processes_and_lifts_after_its_time(
+    tmp_path, shared_cache, request
+):
+    # The cache every process shares: the database's cache table, or Redis (REDIS_URL).
+    redis_url = request.getfixturevalue("redis_server") if shared_cache == "redis" else ""
+    name = f"clerk-{uuid.uuid4().hex[:8]}"  # a Redis may outlive the test database
+    get_user_model().objects.create_user(name, f"{name}@example.org", PASSWORD, is_staff=True)
     with ExitStack() as servers:
-        a = servers.enter_context(gunicorn(tmp_path, "a"))
-        b = servers.enter_context(gunicorn(tmp_path, "b"))
+        a = servers.enter_context(gunicorn(tmp_path, "a", redis_url=redis_url))
+        b = servers.enter_context(gunicorn(tmp_path, "b", redis_url=redis_url))
         person = Browser()
         # Three wrong passwords, spread over both processes: the third locks the account.
-        assert person.sign_in(a.base, "clerk", "guess one")[0] == 200
-        assert person.sign_in(b.base, "clerk", "guess two")[0] == 200
-        status, html = person.sign_in(a.base, "clerk", "guess three")
+        assert person.sign_in(a.base, name, "guess one")[0] == 200
+        assert person.sign_in(b.base, name, "guess two")[0] == 200
+        status, html = person.sign_in(a.base, name, "guess three")
         assert status == 200 and "signing in is locked" in message(html)
+        if redis_url:  # the counts are in Redis indeed
+            keys = redis.Redis.from_url(redis_url).keys("tenders:*staff-sign-in:account:*")
+            assert keys
         # The right password, on either process, from another browser: refused.
         for server in (b, a):
-            status, html = Browser().sign_in(server.base, "clerk", PASSWORD)
+            status, html = Browser().sign_in(server.base, name, PASSWORD)
             assert status == 200
             assert message(html).startswith("Too many failed sign-ins: signing in is locked")
             assert re.search(r"Try again in [1-4] seconds?", message(html))
         time.sleep(LOCK_SECONDS + 0.5)
-        status, location = Browser().sign_in(b.base, "clerk", PASSWORD)
+        status, location = Browser().sign_in(b.base, name, PASSWORD)
         assert (status, location) == (302, "/admin/")
         logs = a.log_path.read_text() + b.log_path.read_text()
-    assert "Subject: Staff account locked" in logs and "To: clerk@example.org" in logs
+    assert "Subject: Staff account locked" in logs and f"To: {name}@example.org" in logs
     kinds = list(
-        SignInEvent.objects.filter(username="clerk").order_by("pk").values_list("kind", flat=True)
+        SignInEvent.objects.filter(username=name).order_by("pk").values_list("kind", flat=True)
     )
     assert kinds == ["failed", "failed", "failed", "locked", "refused", "refused", "signed_in"]
 
