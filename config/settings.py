@@ -441,6 +441,8 @@ SESSION_EXPIRE_AT_BROWSER_CLOSE = env_bool("STAFF_SESSION_AT_BROWSER_CLOSE", Tru
 # Password (and code) again before publishing, withdrawing, allowing or adding a word, when the
 # last was longer ago than this.
 STAFF_REAUTH_SECONDS = int(os.environ.get("STAFF_REAUTH_MINUTES", "10")) * 60
+# The sign-in log keeps a year (run_schedules deletes older events).
+STAFF_SIGN_IN_LOG_DAYS = 365
 # Failed sign-ins (core.throttle.Limits): waits from the 4th failure, doubling from 1 s up to
 # 60 s; locked for 15 minutes after 10. An address gets three times as many.
 STAFF_SIGN_IN_LIMITS = {

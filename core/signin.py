@@ -4,7 +4,7 @@ admin site call these; nothing else decides them."""
 
 import logging
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
+from django.utils import timezone
 from django_otp import verify_token
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -57,6 +58,13 @@ def record(request: HttpRequest | None, kind: str, *, username="", user=None, de
         user_agent=info.user_agent if info else "",
         detail=detail[:200],
     )
+
+
+def prune_log(now=None) -> int:
+    """Delete sign-in events older than STAFF_SIGN_IN_LOG_DAYS (run_schedules does, often)."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.STAFF_SIGN_IN_LOG_DAYS)
+    return SignInEvent.objects.filter(at__lt=cutoff).delete()[0]
 
 
 def client_ip(request: HttpRequest) -> str | None:

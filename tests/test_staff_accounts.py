@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from io import StringIO
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from django.contrib.auth.models import Permission
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -334,6 +336,17 @@ def test_the_sign_in_log_is_shown_to_staff_and_never_edited(client, admin_client
     assert admin_client.get(f"/admin/core/signinevent/{event.pk}/change/").status_code == 200
     assert admin_client.get("/admin/core/signinevent/add/").status_code == 403
     assert admin_client.post(f"/admin/core/signinevent/{event.pk}/delete/").status_code == 403
+
+
+def test_the_log_keeps_a_year(settings):
+    SignInEvent.objects.bulk_create(
+        [SignInEvent(kind="failed", username=n) for n in ("old", "recent")]
+    )
+    SignInEvent.objects.filter(username="old").update(
+        at=timezone.now() - timedelta(days=settings.STAFF_SIGN_IN_LOG_DAYS, minutes=1)
+    )
+    call_command("run_schedules", verbosity=0)
+    assert list(SignInEvent.objects.values_list("username", flat=True)) == ["recent"]
 
 
 def test_robots_txt_keeps_crawlers_off_the_admin_and_admin_pages_say_noindex(client):
