@@ -154,6 +154,21 @@ def test_the_message_is_the_same_whether_the_account_exists_or_not(client, setti
     assert SignInEvent.objects.get(username="nobody-here", kind="failed").user is None
 
 
+def test_hostile_values_in_the_login_form_get_the_form_again_never_a_500(client, publisher):
+    enrol(publisher)
+    for data in (
+        {"username": "pub\x00lisher", "password": PASSWORD},
+        {"username": "x" * 10_000, "password": PASSWORD},
+        {"username": "publisher", "password": PASSWORD, "otp_token": "' OR 1=1 --"},
+        {"username": "publisher", "password": PASSWORD, "otp_token": "\x00" * 6},
+        {"username": "publisher", "password": PASSWORD, "otp_token": "9" * 5000},
+        {"username": ["a", "b"], "password": "p" * 100_000},
+    ):
+        response = client.post(LOGIN, data)
+        assert response.status_code == 200, data
+        assert "_auth_user_id" not in client.session
+
+
 def test_an_address_guessing_many_accounts_is_slowed_too(client, settings, publisher):
     settings.STAFF_SIGN_IN_LIMITS = {**settings.STAFF_SIGN_IN_LIMITS, "delay_after": 1}
     for n in range(3):  # one failure each for three names: three for the address
