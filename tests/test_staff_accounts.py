@@ -5,6 +5,7 @@ sign-in log; where the admin lives. The lock shared by two server processes is i
 test_staff_lock_processes.py, the browser in test_staff_browser.py."""
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -130,6 +131,19 @@ def test_failures_wait_then_lock_the_right_password_is_refused_and_the_lock_lift
     ]
     event = SignInEvent.objects.filter(username="publisher", kind="locked").get()
     assert (event.address, event.user) == ("127.0.0.1", publisher)
+
+
+def test_a_mail_server_that_is_down_does_not_break_the_lockout(client, settings, publisher, caplog):
+    settings.STAFF_SIGN_IN_LIMITS = {**settings.STAFF_SIGN_IN_LIMITS, "lock_after": 1}
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    with socket.socket() as unused:  # bound, never listening: connections are refused
+        unused.bind(("127.0.0.1", 0))
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", unused.getsockname()[1]
+        settings.EMAIL_USE_TLS = False
+        [locked] = errors(log_in(client, "publisher", "wrong guess"))
+    assert "signing in is locked" in locked
+    assert "could not send the lockout e-mail to publisher" in caplog.text
+    assert kinds("publisher") == ["failed", "locked"]
 
 
 def test_a_lock_can_be_lifted_at_once_from_the_command_line(client, settings, publisher):

@@ -1,6 +1,7 @@
 """The sign-in lock is shared by every server process: two gunicorn servers on the test
-database (whose cache table is the shared cache when REDIS_URL is unset), failures spread over
-both, the lock then refusing the right password on both, and lifting after its time."""
+database (whose cache table is the shared cache when REDIS_URL is unset; and with Redis),
+failures spread over both, the lock then refusing the right password on both and lifting after
+its time, the lockout e-mail through a real SMTP server; and simultaneous guesses."""
 
 import http.cookiejar
 import os
@@ -25,6 +26,7 @@ from django.contrib.auth import get_user_model
 
 from core.models import SignInEvent
 from tests.api.test_answers import redis_server  # noqa: F401 (a fixture)
+from tests.smtp_support import smtp_server
 from tests.worker_support import worker_database_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +43,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(tmp_path: Path, name: str, workers: int = 1, redis_url: str = ""):
+def gunicorn(tmp_path: Path, name: str, workers: int = 1, redis_url: str = "", smtp_port=0):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     if redis_url:
@@ -56,8 +58,11 @@ def gunicorn(tmp_path: Path, name: str, workers: int = 1, redis_url: str = ""):
         STAFF_SIGN_IN_LOCK_AFTER="3",
         STAFF_SIGN_IN_LOCK_SECONDS=str(LOCK_SECONDS),
     )
-    env.pop("EMAIL_HOST", None)
-    env.pop("EMAIL_BACKEND", None)  # the console: the lockout e-mail is printed to the log
+    env.pop("EMAIL_BACKEND", None)
+    if smtp_port:  # the lockout e-mail goes to the test's SMTP server
+        env.update(EMAIL_HOST="127.0.0.1", EMAIL_PORT=str(smtp_port), EMAIL_USE_TLS="0")
+    else:
+        env.pop("EMAIL_HOST", None)
     log_path = tmp_path / f"{name}.log"
     with log_path.open("w") as log:
         server = subprocess.Popen(
@@ -144,8 +149,9 @@ def test_the_lock_holds_across_two_server_processes_and_lifts_after_its_time(
     name = f"clerk-{uuid.uuid4().hex[:8]}"  # a Redis may outlive the test database
     get_user_model().objects.create_user(name, f"{name}@example.org", PASSWORD, is_staff=True)
     with ExitStack() as servers:
-        a = servers.enter_context(gunicorn(tmp_path, "a", redis_url=redis_url))
-        b = servers.enter_context(gunicorn(tmp_path, "b", redis_url=redis_url))
+        mail = servers.enter_context(smtp_server())
+        a = servers.enter_context(gunicorn(tmp_path, "a", redis_url=redis_url, smtp_port=mail.port))
+        b = servers.enter_context(gunicorn(tmp_path, "b", redis_url=redis_url, smtp_port=mail.port))
         person = Browser()
         # Three wrong passwords, spread over both processes: the third locks the account.
         assert person.sign_in(a.base, name, "guess one")[0] == 200
@@ -164,8 +170,12 @@ def test_the_lock_holds_across_two_server_processes_and_lifts_after_its_time(
         time.sleep(LOCK_SECONDS + 0.5)
         status, location = Browser().sign_in(b.base, name, PASSWORD)
         assert (status, location) == (302, "/admin/")
-        logs = a.log_path.read_text() + b.log_path.read_text()
-    assert "Subject: Staff account locked" in logs and f"To: {name}@example.org" in logs
+    # One e-mail to the account, through SMTP, from the process that locked it.
+    [locked] = mail.messages
+    assert (locked["To"], locked["Subject"]) == (f"{name}@example.org", "Staff account locked")
+    assert "locked after repeated failed sign-ins, the last from 127.0.0.1" in (
+        locked.get_content()
+    )
     kinds = list(
         SignInEvent.objects.filter(username=name).order_by("pk").values_list("kind", flat=True)
     )
