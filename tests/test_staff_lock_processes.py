@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "correct horse battery"
 LOCK_SECONDS = 4
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def free_port() -> int:
