@@ -3,6 +3,8 @@ re-authentication form and the enrolment form. Every failure gives one message, 
 account exists, the password was wrong or the code was, and counts against the account and
 the address (core.throttle)."""
 
+import logging
+
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import authenticate
@@ -12,10 +14,17 @@ from django.utils import timezone
 from . import signin, throttle
 from .models import SignInEvent
 
+log = logging.getLogger(__name__)
+
 INVALID = (
     "Please enter the correct username and password of a staff account, and the code from "
     "your authenticator app (or a recovery code) if the account has a second factor. Both "
     "fields may be case-sensitive."
+)
+
+UNAVAILABLE = (
+    "Signing in is unavailable for a moment: the count of failed sign-ins cannot be checked. "
+    "Try again in a minute."
 )
 
 
@@ -50,15 +59,22 @@ class Checks:
     def check(self, username: str, password: str, token: str):
         """The verified user, with ``otp_device`` set when a code was given; else raises
         ValidationError (counted, logged, and e-mailed on a lockout)."""
-        with throttle.turn(username, signin.client_ip(self.request)) as mine:
-            if not mine:  # other attempts for this account or address are being checked
-                signin.record(
-                    self.request, SignInEvent.Kind.REFUSED, username=username, detail="busy"
-                )
-                raise ValidationError(
-                    wait_message(throttle.Refusal(seconds=1, locked=False)), code="throttled"
-                )
-            return self._check(username, password, token)
+        try:
+            with throttle.turn(username, signin.client_ip(self.request)) as mine:
+                if not mine:  # other attempts for this account or address are being checked
+                    signin.record(
+                        self.request, SignInEvent.Kind.REFUSED, username=username, detail="busy"
+                    )
+                    raise ValidationError(
+                        wait_message(throttle.Refusal(seconds=1, locked=False)), code="throttled"
+                    )
+                return self._check(username, password, token)
+        except throttle.Unavailable as exc:
+            log.error("staff sign-in refused: the shared cache does not answer (%s)", exc)
+            signin.record(
+                self.request, SignInEvent.Kind.REFUSED, username=username, detail="no cache"
+            )
+            raise ValidationError(UNAVAILABLE, code="unavailable") from None
 
     def _check(self, username: str, password: str, token: str):
         request = self.request

@@ -28,6 +28,28 @@ from rfq.clients import rate_limit_subject
 PREFIX = "staff-sign-in"
 
 
+class Unavailable(Exception):
+    """The shared cache did not answer: sign-in is refused (closed, not open) until it does."""
+
+
+class _Shared:
+    """CACHES["default"], whose failures are raised as Unavailable."""
+
+    def __getattr__(self, name):
+        method = getattr(caches["default"], name)
+
+        def call(*args, **kwargs):
+            try:
+                return method(*args, **kwargs)
+            except Exception as exc:
+                raise Unavailable(f"{type(exc).__name__}: {exc}") from exc
+
+        return call
+
+
+shared = _Shared()
+
+
 @dataclass(frozen=True)
 class Limits:
     delay_after: int = 3
@@ -90,13 +112,13 @@ def _address_key(ip: str | None) -> str:
 
 
 def _read(key: str) -> Count:
-    value = caches["default"].get(key)
+    value = shared.get(key)
     return Count(*value) if isinstance(value, list | tuple) and len(value) == 3 else Count()
 
 
 def _write(key: str, count: Count, limits: Limits) -> None:
     keep = limits.lock_seconds + limits.max_delay
-    caches["default"].set(key, [count.failures, count.last, count.locked_until], keep)
+    shared.set(key, [count.failures, count.last, count.locked_until], keep)
 
 
 # A turn is held while one attempt is checked and counted (well under a second); one left by a
@@ -109,7 +131,7 @@ TURN_WAIT = 2.0
 def turn(username: str, ip: str | None, wait: float = TURN_WAIT):
     """Yield True once this attempt holds the turn of its account name and of its address
     (waiting up to ``wait`` seconds for attempts in progress), else False."""
-    cache = caches["default"]
+    cache = shared
     keys = [f"{_account_key(username)}:turn", f"{_address_key(ip)}:turn"]
     held = []
     deadline = time.monotonic() + wait
@@ -155,4 +177,4 @@ def failed(username: str, ip: str | None, now: float | None = None) -> Count:
 
 
 def succeeded(username: str) -> None:
-    caches["default"].delete(_account_key(username))
+    shared.delete(_account_key(username))

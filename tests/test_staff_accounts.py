@@ -24,7 +24,7 @@ from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from core import signin, throttle
-from core.forms import INVALID
+from core.forms import INVALID, UNAVAILABLE
 from core.models import SignInEvent
 from tenders.models import Job
 from tests.staff_support import code, enrol, sign_in
@@ -144,6 +144,26 @@ def test_a_mail_server_that_is_down_does_not_break_the_lockout(client, settings,
     assert "signing in is locked" in locked
     assert "could not send the lockout e-mail to publisher" in caplog.text
     assert kinds("publisher") == ["failed", "locked"]
+
+
+def test_without_its_shared_cache_sign_in_is_refused_with_a_clear_message(
+    client, settings, publisher, caplog
+):
+    with socket.socket() as unused:  # a Redis that does not answer
+        unused.bind(("127.0.0.1", 0))
+        settings.CACHES = {
+            **settings.CACHES,
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": f"redis://127.0.0.1:{unused.getsockname()[1]}/0",
+                "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            },
+        }
+        response = log_in(client, "publisher")
+    assert response.status_code == 200 and errors(response) == [UNAVAILABLE]
+    assert "_auth_user_id" not in client.session
+    assert "the shared cache does not answer" in caplog.text
+    assert list(SignInEvent.objects.values_list("kind", "detail")) == [("refused", "no cache")]
 
 
 def test_a_lock_can_be_lifted_at_once_from_the_command_line(client, settings, publisher):
