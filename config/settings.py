@@ -111,8 +111,7 @@ TEMPLATES = [
 ]
 
 
-def _database() -> dict:
-    url = os.environ.get("DATABASE_URL")
+def _database(url: str | None) -> dict:
     if not url:
         VAR_DIR.mkdir(parents=True, exist_ok=True)
         return {
@@ -148,7 +147,16 @@ def _database() -> dict:
     return config
 
 
-DATABASES = {"default": _database()}
+DATABASES = {"default": _database(os.environ.get("DATABASE_URL"))}
+# Streaming replicas the public reads of a snapshot may use (tenders.replicas), comma-separated
+# URLs; each becomes an alias replica1, replica2 … Everything else reads and writes the primary.
+_REPLICA_URLS = [u.strip() for u in os.environ.get("DATABASE_REPLICA_URLS", "").split(",")]
+DATABASE_REPLICAS = []
+for _n, _url in enumerate(filter(None, _REPLICA_URLS), 1):
+    if DATABASES["default"]["ENGINE"] != "config.postgres":
+        raise ImproperlyConfigured("DATABASE_REPLICA_URLS needs DATABASE_URL on PostgreSQL.")
+    DATABASES[f"replica{_n}"] = {**_database(_url), "TEST": {"MIRROR": "default"}}
+    DATABASE_REPLICAS.append(f"replica{_n}")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -350,6 +358,10 @@ MIDDLEWARE.insert(
 )
 
 # --- imports of public notices (issue #10) ---
+# Who publishers can write to about our requests: every request to a publisher's service names
+# it in its User-Agent, and sources made from the presets (import_sources --presets) refuse to
+# run without it (issue #33).
+TENDERS_IMPORT_CONTACT = os.environ.get("TENDERS_IMPORT_CONTACT", "")
 # Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
 TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
     os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))

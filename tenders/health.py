@@ -8,6 +8,8 @@ Each reason is ``{"code", "message"}``; the message says what to look at. The ch
   that cannot see the workers' storage, or a file deleted by hand);
 - ``queue_stalled``: a job has waited longer than ``TENDERS_HEALTH_QUEUE_MAX_AGE_SECONDS``, so no
   worker is taking jobs;
+- ``replica_lagging``: a streaming replica has not replayed the current issue or does not
+  answer (``tenders.replicas``; its reads go to the primary meanwhile);
 - ``nothing_published`` and ``database_unavailable`` (status ``unavailable``).
 """
 
@@ -17,6 +19,7 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import DatabaseError
 
+from . import replicas
 from .models import Issue, Job
 
 
@@ -60,6 +63,14 @@ def degraded_reasons(issue: Issue, now: datetime) -> list[dict]:
     stalled = _queue_stalled(now)
     if stalled:
         found.append(stalled)
+    for alias in replicas.lagging(issue):
+        found.append(
+            reason(
+                "replica_lagging",
+                f"The streaming replica {alias} has not replayed {issue.issue_id} or does not "
+                "answer: its reads go to the primary meanwhile.",
+            )
+        )
     return found
 
 

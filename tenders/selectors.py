@@ -31,7 +31,7 @@ from django.utils import timezone
 from config.database import answer_within_at_least
 from config.errors import ApiError
 
-from . import answers, current, cursors, health, ids
+from . import answers, current, cursors, health, ids, replicas
 from .answers import Answer
 from .calendar import rfc3339
 from .filters import REST, ListQuery, Surface, Vocabulary, parse_list_params, parse_row_params
@@ -237,19 +237,22 @@ COLLECT = {**SMALL_READ, "enable_indexscan": "off", "enable_seqscan": "off"}
 
 
 def _read_page(plan: ListPlan, total: int) -> list[tuple]:
-    rows = SnapshotRow.objects.filter(issue=plan.issue).filter(plan.query.row_filter())
+    using = replicas.alias_for(plan.issue)
+    rows = SnapshotRow.objects.using(using).filter(issue=plan.issue)
+    rows = rows.filter(plan.query.row_filter())
     if plan.after is not None:
         rows = rows.filter(sort_key__gt=plan.after)
     page = rows.order_by("sort_key").values_list(*ROW_COLUMNS)[: plan.query.limit + 1]
     planner = WALK if total >= WALK_SHARE * plan.issue.rows_total else COLLECT
-    with snapshot_store().planner_hints(planner):
+    with snapshot_store().planner_hints(planner, using=using):
         values = list(page)
     return values
 
 
 def _count(issue: Issue, query: ListQuery) -> int:
     if not query.q:
-        cells = IssueCount.objects.filter(issue=issue).filter(query.cell_filter())
+        cells = IssueCount.objects.using(replicas.alias_for(issue)).filter(issue=issue)
+        cells = cells.filter(query.cell_filter())
         return cells.aggregate(n=Sum("rows"))["n"] or 0
 
     # Counted once per snapshot and filters: other languages and page sizes share it.
@@ -258,7 +261,8 @@ def _count(issue: Issue, query: ListQuery) -> int:
         total = postings_count(issue, query.q, query.cell_filter())
         if total is not None:
             return Answer(answers.encode(total))
-        rows = SnapshotRow.objects.filter(issue=issue).filter(query.row_filter())
+        rows = SnapshotRow.objects.using(replicas.alias_for(issue)).filter(issue=issue)
+        rows = rows.filter(query.row_filter())
         # A term in nearly every row is counted by reading them all (about a second at a
         # million rows): let it finish, as every later request is answered from it.
         with answer_within_at_least(settings.DATABASE_ANSWER_LIMITS["search count"]):
@@ -274,7 +278,9 @@ def find_row(at_id: str, issue: Issue) -> dict | None:
     if not ids.is_listing_id(at_id):
         return None
     values = list(
-        SnapshotRow.objects.filter(issue=issue, asaptic_id=at_id).values_list(*ROW_COLUMNS)[:1]
+        SnapshotRow.objects.using(replicas.alias_for(issue))
+        .filter(issue=issue, asaptic_id=at_id)
+        .values_list(*ROW_COLUMNS)[:1]
     )
     return row_from_values(values[0]) if values else None
 
@@ -283,7 +289,8 @@ def not_found(issue: Issue, surface: Surface = REST) -> ApiError:
     """The one 404 of a row: the same bytes for every absent id, whatever the reason.
 
     The example is a real id of the snapshot, so it shows the feed's own id form."""
-    first = SnapshotRow.objects.filter(issue=issue).order_by("sort_key")
+    first = SnapshotRow.objects.using(replicas.alias_for(issue)).filter(issue=issue)
+    first = first.order_by("sort_key")
     return row_not_found(first.values_list("asaptic_id", flat=True).first(), surface)
 
 

@@ -92,6 +92,8 @@ class _ChunkReader(io.RawIOBase):
         return True
 
     def readinto(self, buffer) -> int:
+        if not self.pending and self.position >= self.size:
+            return 0
         if not self.pending:
             data = (
                 StoredFileChunk.objects.filter(file_id=self.file_id, seq=self.seq)

@@ -8,7 +8,6 @@ cache folder, the listen address). Debian's ``nginx`` is needed; ``dev.py test``
 
 import concurrent.futures
 import contextlib
-import importlib.util
 import json
 import os
 import re
@@ -25,21 +24,12 @@ from pathlib import Path
 import pytest
 
 from config import middleware
+from tests.served import dev, local_nginx, start_gunicorn, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 pytestmark = pytest.mark.slow
-
-
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-local_nginx = _load("local_nginx", ROOT / "deploy" / "nginx" / "local.py")
 
 
 class Front:
@@ -69,35 +59,10 @@ class Front:
             time.sleep(0.05)
 
 
-def start_gunicorn(env: dict, port: int, log: Path) -> subprocess.Popen:
-    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-    return subprocess.Popen(
-        [gunicorn, "-c", "config/gunicorn.conf.py", "config.wsgi:application"],
-        cwd=ROOT,
-        env={**env, "BIND": f"127.0.0.1:{port}"},
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-
-
-def wait_for(url: str, process: subprocess.Popen | None, what: str) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            pytest.fail(f"{what} exited")
-        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
-            if response.status == 200:
-                return
-        time.sleep(0.3)
-    pytest.fail(f"{what} did not answer at {url}")
-
-
 @pytest.fixture(scope="module")
 def front(tmp_path_factory):
     if not Path(NGINX).exists():
         pytest.fail("nginx is needed (Debian's package 'nginx'; dev.py test installs it as root)")
-    dev = _load("dev", ROOT / "dev.py")
     cluster = dev.ThrowawayCluster()
     if not cluster.available():
         pytest.fail("initdb and pg_ctl are needed (the Debian package 'postgresql')")

@@ -50,7 +50,7 @@ def test_reading_asks_for_one_chunk_at_a_time():
     assert len(queries) == 2  # the file's row, then its first chunk only
     with CaptureQueriesContext(connection) as queries:
         rest = handle.read()
-    assert rest == data[10:] and len(queries) == 3  # chunks 2 and 3, then "no chunk 4"
+    assert rest == data[10:] and len(queries) == 2  # chunks 2 and 3; the size says no more
     handle.close()
 
 

@@ -323,6 +323,7 @@ HEALTH_REASONS = [
     "feed_stale",
     "flat_file_missing",
     "queue_stalled",
+    "replica_lagging",
     "nothing_published",
     "database_unavailable",
 ]
