@@ -120,6 +120,7 @@ Serving the tender feed at {base}, with one job worker beside it  (Ctrl-C stops 
 
 Staff account: set DJANGO_SUPERUSER_USERNAME and DJANGO_SUPERUSER_PASSWORD before this
 command, or run:  .venv/bin/python manage.py createsuperuser
+(its first sign-in enrols an authenticator app: docs/staff-accounts.md)
 """,
         flush=True,
     )

@@ -6,10 +6,13 @@ Installed in place of ``django.contrib.admin`` (``StaffAdminConfig``), so ``admi
 """
 
 from functools import wraps
+from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.contrib.admin.apps import AdminConfig
+from django.contrib.auth import logout
 from django.http import HttpResponseRedirect
+from django.urls import path, reverse
 
 # Apps first in this order, the rest alphabetically after them; within an app, models listed
 # here come first in this order.
@@ -24,6 +27,30 @@ class StaffAdminSite(admin.AdminSite):
     site_title = "Tender feed staff"
     index_title = "Curate, publish and answer"
     index_template = "admin/staff_index.html"
+    login_template = "admin/core/login.html"
+
+    @property
+    def login_form(self):
+        from core.forms import StaffAuthenticationForm
+
+        return StaffAuthenticationForm
+
+    def get_urls(self):
+        from core import views
+
+        mine = [
+            path(
+                "second-factor/",
+                self.admin_view(views.second_factor),
+                name="core_second_factor",
+            ),
+            path(
+                "reauthenticate/",
+                self.admin_view(views.reauthenticate),
+                name="core_reauthenticate",
+            ),
+        ]
+        return mine + super().get_urls()
 
     def index(self, request, extra_context=None):
         """The index opens with what the health record says is wrong (its ``reasons``)."""
@@ -50,7 +77,48 @@ class StaffAdminSite(admin.AdminSite):
         return apps
 
     def admin_view(self, view, cacheable=False):
-        return super().admin_view(_without_nul_values(view), cacheable)
+        return super().admin_view(_staff_session(_without_nul_values(view)), cacheable)
+
+
+# Pages a signed-in account that still lacks its required second factor may reach.
+BEFORE_ENROLMENT = {"core_second_factor", "logout", "jsi18n"}
+
+
+def _staff_session(view):
+    """A staff session older than its limit signs in again; an account whose permissions need
+    a second factor (core.signin) and that has not used one reaches only the enrolment page."""
+    from core import signin
+    from core.models import SignInEvent
+
+    @wraps(view)
+    def checked(request, *args, **kwargs):
+        user = request.user
+        if signin.session_expired(request):
+            signin.record(request, SignInEvent.Kind.EXPIRED, user=user)
+            logout(request)
+            messages.info(request, "Your session has ended: please sign in again.")
+            query = urlencode({"next": request.get_full_path()})
+            return HttpResponseRedirect(f"{reverse('admin:login')}?{query}")
+        name = request.resolver_match.url_name if request.resolver_match else None
+        if (
+            name not in BEFORE_ENROLMENT
+            and signin.needs_second_factor(user)
+            and not user.is_verified()
+        ):
+            if signin.has_second_factor(user):
+                # Enrolled, but this session has not used the code (it predates enrolment).
+                logout(request)
+                query = urlencode({"next": request.get_full_path()})
+                return HttpResponseRedirect(f"{reverse('admin:login')}?{query}")
+            messages.warning(
+                request,
+                "Your account can publish, withdraw, import or allow: it needs a second factor "
+                "before anything else. Enrol an authenticator app below.",
+            )
+            return HttpResponseRedirect(reverse("admin:core_second_factor"))
+        return view(request, *args, **kwargs)
+
+    return checked
 
 
 def _without_nul_values(view):

@@ -197,7 +197,10 @@ TENDERS_ANSWER_CACHE_BYTES = int(os.environ.get("TENDERS_ANSWER_CACHE_BYTES", st
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 12},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -420,3 +423,49 @@ if TENDERS_JOB_LEASE_SECONDS < 3 * TENDERS_JOB_HEARTBEAT_SECONDS:
         f"(now {TENDERS_JOB_LEASE_SECONDS:g} and {TENDERS_JOB_HEARTBEAT_SECONDS:g}): a shorter "
         "lease fails the jobs of live workers whose heartbeat is a little late."
     )
+
+# --- Staff accounts (issue #34; docs/staff-accounts.md) --------------------------------------
+# Sign-in throttling and lockout counted in the shared cache above (core.throttle), a second
+# factor (django-otp: TOTP and recovery codes) for accounts that can publish, withdraw, import
+# or allow, short sessions, re-authentication before sensitive actions, and a sign-in log.
+INSTALLED_APPS += ["django_otp", "django_otp.plugins.otp_totp", "django_otp.plugins.otp_static"]
+INSTALLED_APPS += ["core"]
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+    "django_otp.middleware.OTPMiddleware",
+)
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "core.middleware.StaffAdminMiddleware",
+)
+OTP_TOTP_ISSUER = "Tender feed staff"
+# The admin's path (default "admin/") and, when set, the only host name that serves it: a
+# deployment can keep it off the public name. A custom path is not named in robots.txt.
+STAFF_ADMIN_PATH = os.environ.get("STAFF_ADMIN_PATH", "admin").strip("/") + "/"
+if (
+    STAFF_ADMIN_PATH == "/"
+    or not STAFF_ADMIN_PATH.replace("-", "").replace("_", "").replace("/", "").isalnum()
+):
+    raise ImproperlyConfigured("STAFF_ADMIN_PATH must be letters, digits, - or _ (and /).")
+STAFF_ADMIN_HOST = os.environ.get("STAFF_ADMIN_HOST", "")
+# Every staff member needs a second factor, not only those holding the sensitive permissions.
+STAFF_SECOND_FACTOR_FOR_ALL = env_bool("STAFF_SECOND_FACTOR_FOR_ALL", False)
+# A staff session lasts a working day from its sign-in, and ends when the browser closes.
+STAFF_SESSION_SECONDS = int(float(os.environ.get("STAFF_SESSION_HOURS", "8")) * 3600)
+SESSION_COOKIE_AGE = STAFF_SESSION_SECONDS
+SESSION_EXPIRE_AT_BROWSER_CLOSE = env_bool("STAFF_SESSION_AT_BROWSER_CLOSE", True)
+# Password (and code) again before publishing, withdrawing, allowing or adding a word, when the
+# last was longer ago than this.
+STAFF_REAUTH_SECONDS = int(os.environ.get("STAFF_REAUTH_MINUTES", "10")) * 60
+# The sign-in log keeps a year (run_schedules deletes older events).
+STAFF_SIGN_IN_LOG_DAYS = 365
+# Failed sign-ins (core.throttle.Limits): waits from the 4th failure, doubling from 1 s up to
+# 60 s; locked for 15 minutes after 10. An address gets three times as many.
+STAFF_SIGN_IN_LIMITS = {
+    "delay_after": int(os.environ.get("STAFF_SIGN_IN_DELAY_AFTER", "3")),
+    "first_delay": 1.0,
+    "max_delay": 60.0,
+    "lock_after": int(os.environ.get("STAFF_SIGN_IN_LOCK_AFTER", "10")),
+    "lock_seconds": float(os.environ.get("STAFF_SIGN_IN_LOCK_SECONDS", "900")),
+    "address_factor": 3,
+}

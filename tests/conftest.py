@@ -32,6 +32,17 @@ def t0():
     return T0
 
 
+@pytest.fixture
+def admin_client(db, admin_user):
+    """pytest-django's superuser client, signed in with the second factor its permissions
+    require (core.signin), as the login form would leave it."""
+    from django.test import Client
+
+    from tests.staff_support import sign_in
+
+    return sign_in(Client(), admin_user)
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless=new",

@@ -30,6 +30,7 @@ from django.utils import timezone
 from tenders.models import SourceTender
 from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory
+from tests.staff_support import code, enrol
 from tests.worker_support import worker_process
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
@@ -89,7 +90,8 @@ def shot(page, name: str) -> None:
 def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_page, tmp_path):
     page = browser_page
     password = secrets.token_urlsafe(16)
-    get_user_model().objects.create_superuser("curator", "curator@example.org", password)
+    curator = get_user_model().objects.create_superuser("curator", "curator@example.org", password)
+    phone = enrol(curator)  # a superuser may publish: it signs in with a second factor
     record = SourceTenderFactory(
         listing_id="AT-TEST-BR0WSERM01",
         status=SourceTender.Status.DRAFT,
@@ -102,6 +104,7 @@ def test_curator_fixes_approves_publishes_and_withdraws(live_server, browser_pag
     page.goto(f"{base}/admin/")
     page.fill("#id_username", "curator")
     page.fill("#id_password", password)
+    page.fill("#id_otp_token", code(phone))
     shot(page, "01-login")
     page.click("input[type=submit]")
     page.wait_for_selector("#site-name")
@@ -183,7 +186,8 @@ def test_curator_picks_a_concept_in_chinese_and_the_public_pages_name_it(
 ):
     page = browser_page
     password = secrets.token_urlsafe(16)
-    get_user_model().objects.create_superuser("curator", "curator@example.org", password)
+    curator = get_user_model().objects.create_superuser("curator", "curator@example.org", password)
+    phone = enrol(curator)  # a superuser may publish: it signs in with a second factor
     record = SourceTenderFactory(
         listing_id="AT-TEST-C0NCEPT001",
         market="CA",
@@ -197,6 +201,7 @@ def test_curator_picks_a_concept_in_chinese_and_the_public_pages_name_it(
     page.goto(f"{base}/admin/")
     page.fill("#id_username", "curator")
     page.fill("#id_password", password)
+    page.fill("#id_otp_token", code(phone))
     page.click("input[type=submit]")
     page.wait_for_selector("#site-name")
 

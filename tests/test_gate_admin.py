@@ -12,6 +12,7 @@ from tenders.sanitize import gate_fingerprint
 from tenders.sanitize.loading import current_gate
 from tests.conftest import add_vocabulary_words
 from tests.factories import SourceTenderFactory
+from tests.staff_support import sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -133,7 +134,7 @@ def test_a_global_allowance_needs_the_permission_and_removal_is_logged(
     page = client.get(reverse("admin:tenders_sourcetender_allow", args=[record.pk]))
     assert page.status_code == 200
     assert 'value="everywhere"' not in page.content.decode()
-    client.force_login(admin_user)
+    sign_in(client, admin_user)
     page = client.get(reverse("admin:tenders_sourcetender_allow", args=[record.pk]))
     assert 'value="everywhere"' in page.content.decode()
     admin = admin_user
@@ -185,7 +186,7 @@ def test_a_word_joins_the_vocabulary_only_by_a_second_person_with_the_permission
     )
     assert not GateAllowance.objects.filter(phrase="Kelowna").exists()
 
-    client.force_login(reviewer)
+    sign_in(client, reviewer)
     for_one_record = client.post(url, form)
     assert "for every record" in for_one_record.content.decode()  # never for one record
     done = client.post(url, {**form, "scope": "everywhere", "reason": "A city, not a buyer"})

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tenders.models import ImportedNotice, ImportRun
+from tests.staff_support import code, enrol
 from tests.test_browser import shot
 from tests.worker_support import worker_process
 
@@ -21,11 +22,15 @@ pytestmark = pytest.mark.slow
 def test_curator_uploads_a_file_and_reads_the_run(live_server, browser_page, tmp_path):
     page = browser_page
     password = secrets.token_urlsafe(16)
-    get_user_model().objects.create_superuser("importer", "importer@example.org", password)
+    importer = get_user_model().objects.create_superuser(
+        "importer", "importer@example.org", password
+    )
+    phone = enrol(importer)  # importing needs a second factor
     base = live_server.url
     page.goto(f"{base}/admin/login/?next=/admin/tenders/importrun/")
     page.fill("#id_username", "importer")
     page.fill("#id_password", password)
+    page.fill("#id_otp_token", code(phone))
     page.click("input[type=submit]")
     page.click("text=Import a file")
     page.select_option("#id_format", "gld")

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from tenders import jobs, tasks
 from tenders.models import ImportRun, ImportSource, Job, SourceTender
+from tests.staff_support import sign_in
 from tests.worker_support import (
     REFRESH,
     messages_of,
@@ -137,7 +138,7 @@ def test_a_dead_import_marks_its_run_failed_and_runs_again_without_doing_anythin
     assert admin_client.post(retry).status_code == 403
     assert Job.objects.count() == 2
 
-    admin_client.force_login(admin_user)
+    sign_in(admin_client, admin_user)
     page = admin_client.get(RUNS).content.decode()
     assert f'<form method="post" action="{retry}">' in page
     response = admin_client.post(retry, follow=True)

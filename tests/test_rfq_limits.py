@@ -123,7 +123,7 @@ def test_take_admits_up_to_the_limit_per_window_and_subject():
     assert ratelimit.take(scope="rfq", subject="198.51.100.7", rate=rate, now=now + 3600) is None
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_take_is_exact_under_concurrency():
     """The database cache's incr is not atomic; slot claims are: 12 concurrent requests against
     a limit of 5 admit exactly 5."""

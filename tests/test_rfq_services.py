@@ -212,7 +212,7 @@ def test_without_a_key_every_submission_is_stored():
     assert Rfq.objects.count() == 2
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_concurrent_retries_with_one_key_store_one_record(settings):
     settings.RFQ_RATE_LIMIT = ""
     settings.RFQ_NOTIFY_EMAIL = ""

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from config.errors import ApiError
 from sourcing import selectors
 from sourcing.models import Engagement, Lane
+from tests.staff_support import sign_in
 
 pytestmark = pytest.mark.django_db
 BASE = "https://feed.example.com"
@@ -79,7 +80,7 @@ def test_without_an_engagement_model_the_answer_is_unavailable():
 
 def test_staff_keep_the_offer_in_the_admin(client):
     staff = get_user_model().objects.create_superuser("staff", "staff@example.com", "pw-12345-x")
-    client.force_login(staff)
+    sign_in(client, staff)
     for url in (
         "/admin/sourcing/lane/",
         "/admin/sourcing/lane/add/",

@@ -6,6 +6,8 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
+from core.signin import require_recent_authentication
+
 from .. import allowances
 from ..models import GateAllowance, PublicBody, PublicBodyName
 from ..sanitize import KIND_LABELS, clean_text
@@ -79,6 +81,13 @@ class GateAllowanceAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False  # allowances are added or removed, never rewritten
+
+    def add_view(self, request, form_url="", extra_context=None):
+        if self.has_add_permission(request) and (
+            again := require_recent_authentication(request, request.get_full_path())
+        ):
+            return again
+        return super().add_view(request, form_url, extra_context)
 
     def save_model(self, request, obj, form, change):
         created = allowances.allowance_add(

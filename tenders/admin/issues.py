@@ -10,6 +10,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
+from core.signin import require_recent_authentication
+
 from .. import curation, tasks
 from ..calendar import rfc3339
 from ..curation import CurationError
@@ -221,6 +223,9 @@ class IssueAdmin(admin.ModelAdmin):
         self._require(request, "tenders.add_issue")
         if request.method != "POST":
             return HttpResponseRedirect(reverse("admin:tenders_issue_preview"))
+        preview = reverse("admin:tenders_issue_preview")
+        if (again := require_recent_authentication(request, back=preview)) is not None:
+            return again
         try:
             job = tasks.publication_enqueue(user=request.user)
         except JobBusy as busy:
@@ -240,6 +245,9 @@ class IssueAdmin(admin.ModelAdmin):
 
     def withdraw_view(self, request):
         self._require(request, "tenders.add_issue")
+        back = request.get_full_path()
+        if (again := require_recent_authentication(request, back=back)) is not None:
+            return again
         form = WithdrawForm(request.POST or None, initial={"listing_id": request.GET.get("id")})
         if request.method == "POST" and form.is_valid():
             try:

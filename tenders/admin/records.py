@@ -17,6 +17,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from core.signin import require_recent_authentication
+
 from .. import allowances, curation, tasks
 from ..curation import CurationError
 from ..jobs import JobBusy
@@ -541,6 +543,8 @@ class SourceTenderAdmin(BulkActions, admin.ModelAdmin):
         tender = self.get_object(request, object_id)
         if tender is None or not self.has_change_permission(request, tender):
             raise PermissionDenied
+        if again := require_recent_authentication(request, back=request.get_full_path()):
+            return again
         may_add_words = request.user.has_perm("tenders.add_vocabulary_word")
         may_allow_everywhere = request.user.has_perm("tenders.add_gateallowance")
         form = AllowForm(

@@ -9,7 +9,8 @@ Guarantees:
 - after a change of the gate's rules, approved records that hold no pass of them are checked
   once, in a job (``tasks.gate_check_enqueue_due``), so Monday's publication need not;
 - jobs whose worker died (no heartbeat for TENDERS_JOB_LEASE_SECONDS) are marked failed first,
-  so a dead import does not hold its source's turn.
+  so a dead import does not hold its source's turn;
+- sign-in events older than STAFF_SIGN_IN_LOG_DAYS are deleted (core.signin.prune_log).
 
 Prints one line per job queued or still pending (nothing with -v0). Workers
 (manage.py run_worker) run what it queues.
@@ -17,6 +18,7 @@ Prints one line per job queued or still pending (nothing with -v0). Workers
 
 from django.core.management.base import BaseCommand
 
+from core.signin import prune_log
 from tenders.jobs import jobs_fail_stale
 from tenders.tasks import gate_check_enqueue_due, imports_enqueue_due
 
@@ -28,6 +30,7 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, verbosity: int, **options):
+        prune_log()
         for job in jobs_fail_stale():
             self.stderr.write(f"Job #{job.pk} ({job.label}) failed: {job.message}")
         for source, job, queued in imports_enqueue_due():
