@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from tenders.models import ImportRun, Issue, SourceTender
 from tests.factories import SourceTenderFactory
+from tests.staff_support import code, enrol
 from tests.test_browser import ARTIFACTS
 from tests.worker_support import worker_process
 
@@ -73,7 +74,8 @@ def test_a_curators_monday(live_server, browser_page, tmp_path):
     assert CA_FILE.exists() and GB_FOLDER.is_dir(), "the shared samples are missing"
     page = browser_page
     password = secrets.token_urlsafe(16)
-    get_user_model().objects.create_superuser("curator", "curator@example.org", password)
+    curator = get_user_model().objects.create_superuser("curator", "curator@example.org", password)
+    phone = enrol(curator)  # importing and publishing need a second factor
     # The week's own records: still open, so the issue has rows (every sample closed years ago).
     soon = timezone.now() + timedelta(days=9)
     for n in range(3):
@@ -89,6 +91,7 @@ def test_a_curators_monday(live_server, browser_page, tmp_path):
     page.goto(f"{base}/admin/login/?next=/admin/tenders/importrun/")
     page.fill("#id_username", "curator")
     page.fill("#id_password", password)
+    page.fill("#id_otp_token", code(phone))
     page.click("input[type=submit]")
 
     with worker_process(tmp_path) as worker:
