@@ -544,3 +544,51 @@ def test_request_tender_access_stores_an_access_request():
     )
     assert (refused["error"]["code"], refused["error"]["param"]) == ("invalid_parameter", "contact")
     assert AccessRequest.objects.count() == 1
+
+
+# --- a client that reads only the text content ----------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_client_reading_only_the_text_completes_the_task(client, t0):
+    """Find three HK medical tenders closing within two weeks and fetch one, over POST /mcp,
+    reading nothing of a result but its text content (as many agent hosts show a model)."""
+    from tests.mcp_support import TASK_LIST, ids_in, medical_slug, publish_task_feed
+
+    wanted = publish_task_feed(t0)
+
+    def text_of(name: str, arguments: dict) -> str:
+        message = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments},
+        }
+        response = client.post(
+            "/mcp",
+            json.dumps(message),
+            content_type="application/json",
+            headers={
+                "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": "2025-11-25",
+            },
+        )
+        result = response.json()["result"]
+        assert result["isError"] is False
+        return "\n".join(block["text"] for block in result["content"])
+
+    slug = medical_slug(text_of("tender_facets", {}))
+    page = text_of("list_tenders", {**TASK_LIST, "category": slug})
+    assert page.startswith("4 rows match; 3 shown (issue 2026-W48, English).")
+    found = ids_in(page)
+    assert len(found) == 3 and set(found) <= wanted
+    assert all(
+        " | HK | Medical supplies and equipment | le_2w | " in line
+        for line in page.splitlines()[1:4]
+    )
+    # The cursor in the text reads the fourth.
+    cursor = page.splitlines()[-1].split('cursor "')[1].rstrip('".')
+    rest = text_of("list_tenders", {**TASK_LIST, "category": slug, "cursor": cursor})
+    assert set(found + ids_in(rest)) == wanted and rest.endswith("Last page.")
+    one = text_of("get_tender", {"at_id": found[0]})
+    assert ids_in(one) == [found[0]] and " | le_2w | " in one
