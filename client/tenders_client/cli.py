@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import __version__, contract
+from . import __version__, csvrows
 from . import validate as validation
 from .console import clean, fit_widths, render
 from .http import DEFAULT_BASE_URL, DEFAULT_TIMEOUT, Api, ApiError, NotTheApi, Unreachable
@@ -463,41 +463,20 @@ class TableWriter(RowsWriter):
 class CsvWriter(Writer):
     """``export --format csv``: one column per field, category as one column per language.
 
-    The columns follow the published schema of the row asked for (full, or one language)."""
+    The columns follow the published schema of the row asked for (full, or one language);
+    ``csvrows`` defines them, for ``tenders validate`` too."""
 
     def __init__(self, one_language: bool):
-        schema = contract.lang_row_schema() if one_language else contract.row_schema()
-        self.columns: list[tuple[str, str | None]] = []
-        for name, spec in schema["properties"].items():
-            if spec.get("type") == "object":
-                self.columns += [(f"{name}_{sub}", sub) for sub in spec["properties"]]
-            else:
-                self.columns.append((name, None))
-        self.fields = [name for name, _ in self.columns]
+        self.one_language = one_language
+        self.fields = csvrows.header(one_language)
 
     def start(self, spool: Spool) -> None:
         self.csv = csv.writer(spool.file)
-        self.csv.writerow(column for column, _ in self.columns)
+        self.csv.writerow(self.fields)
 
     def page(self, spool: Spool, body: dict) -> None:
         for row in body["data"]:
-            values = []
-            for column, sub in self.columns:
-                if sub is not None:
-                    parent = column[: -len(sub) - 1]
-                    value = (row.get(parent) or {}).get(sub)
-                else:
-                    value = row.get(column)
-                values.append(csv_value(value))
-            self.csv.writerow(values)
-
-
-def csv_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else dumps(value)
+            self.csv.writerow(csvrows.cells(row, self.one_language))
 
 
 class Progress:
