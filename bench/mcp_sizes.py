@@ -47,6 +47,12 @@ from tenders.selectors import current_issue  # noqa: E402
 
 AT = "2026-11-23T06:00:00Z"
 HEADERS = {"MCP-Protocol-Version": "2025-11-25"}
+MODERN = {
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+}
 DATA = ROOT.parent / "shared" / "data"
 REAL = [
     ("ocds", DATA / "ocds" / "gb-contracts-finder", "GB"),
@@ -65,11 +71,13 @@ def calls(first_id: str, filtered: dict, feed: str) -> dict:
     every = {"closing_bucket": "all"} if feed == "real" else {}
     found = {
         "tools/list": ("tools/list", {}),
+        "tools/list (2026-07-28)": ("tools/list", MODERN),
         "list_tenders {}": tool("list_tenders"),
         'list_tenders {"lang": "zh"}': tool("list_tenders", lang="zh"),
         'list_tenders {"limit": 200}': tool("list_tenders", limit=200),
         "tender_facets {}": tool("tender_facets"),
         "list_tenders (filtered)": tool("list_tenders", **filtered),
+        'list_tenders {"q": "medical"}': tool("list_tenders", q="medical", **every),
         "get_tender": tool("get_tender", at_id=first_id),
     }
     if feed == "real":
@@ -106,7 +114,10 @@ def tokens(text: str) -> int:
 
 def answer(method: str, params: dict) -> dict:
     message = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
-    reply = protocol().handle(json.dumps(message).encode(), HEADERS)
+    headers = HEADERS
+    if params is MODERN:  # the stateless revision: its envelope members count too
+        headers = {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method}
+    reply = protocol().handle(json.dumps(message).encode(), headers)
     return reply.body["result"]
 
 

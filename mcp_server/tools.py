@@ -139,7 +139,7 @@ AT_ID = {"description": "asaptic_id of a row from list_tenders.", "type": "strin
 _LIST_ARGUMENTS = {
     "market": f"{' '.join(MARKET_CODES)}; any case.",
     "category": "Slugs or names from tender_facets.",
-    "closing_bucket": f"{', '.join(CLOSING_BUCKETS)} or all (le_2w: 14 days left or less); "
+    "closing_bucket": f"{', '.join(CLOSING_BUCKETS)} or all (le_2w: 14 days or less); "
     "default: the first three.",
     "new": "Only rows new this issue (true) or older ones (false).",
     "lead_ok": "Only rows accepting supplier interest (true) or the others.",
@@ -167,6 +167,15 @@ LIST_TENDERS_ARGUMENTS = _list_tenders_arguments()
 TOOL_ONLY = ("with_sort_key",)
 
 
+def _not_null(field: dict) -> dict:
+    """An optional field without its null alternative: a null argument is "not given" anyway
+    (``registry.Tool.check_arguments``)."""
+    either = [item for item in field.get("anyOf", ()) if item.get("type") != "null"]
+    if len(either) != 1:
+        return field
+    return {**{k: v for k, v in field.items() if k != "anyOf"}, **either[0]}
+
+
 def _form_arguments(form, described: tuple[str, ...], extra: dict | None = None) -> dict:
     """Tool arguments from an intake form's JSON Schema: the intake service is the one
     validator of these fields (for POST /rfq as well), so its messages are the ones a model
@@ -174,7 +183,7 @@ def _form_arguments(form, described: tuple[str, ...], extra: dict | None = None)
     enough, and a refusal says what is accepted)."""
     schema = form.json_schema()
     properties = {
-        name: field if name in described else pruned(field, {"description"})
+        name: _not_null(field if name in described else pruned(field, {"description"}))
         for name, field in schema["properties"].items()
     }
     properties.update(extra or {})
@@ -284,10 +293,9 @@ TOOLS = (
         title="List tenders",
         description=(
             "Open public tenders of this week's sanitized feed, "
-            f"{TOOL.default_limit} rows a page, in English unless lang is zh or zht. Narrow "
-            "with filters (values: tender_facets) or q. Text: a row a line, id | market | "
-            "category | closing_bucket | value_band | summary. Next page: meta.next_cursor as "
-            "cursor, same filters; after snapshot_changed, restart."
+            f"{TOOL.default_limit} rows a page (one a line in the text), in English unless "
+            "lang is zh or zht. Narrow with filters (values: tender_facets) or q. Next page: "
+            "meta.next_cursor as cursor, same filters; after snapshot_changed, restart."
         ),
         input_schema=LIST_TENDERS_ARGUMENTS,
         output_schema=LIST_ENVELOPE,
@@ -335,8 +343,8 @@ TOOLS = (
         name="request_tender_access",
         title="Request access",
         description=(
-            "Ask for the gated detail, of one row (at_id) or in general; staff answer within 4 "
-            "hours. Only when the user wants access and gave these details."
+            "Ask for the gated detail (of at_id, or in general), answered within 4 hours: only "
+            "when the user wants it and gave these details."
         ),
         input_schema=_form_arguments(ACCESS_REQUEST_FORM, ()),  # contact: as submit_rfq's
         output_schema=output_schema(contract.ACCESS_RECEIPT),
@@ -347,9 +355,8 @@ TOOLS = (
         name="submit_rfq",
         title="Request a quote",
         description=(
-            "Send a request for quote; the contact is answered within 4 hours. Only when the "
-            "user asks for a quote and gave a contact. A retry with the same idempotency_key "
-            "is stored once."
+            "Request a quote, answered within 4 hours: only when the user asks for one and gave "
+            "a contact. A retry with the same idempotency_key is stored once."
         ),
         input_schema=_form_arguments(
             RFQ_FORM,

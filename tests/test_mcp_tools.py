@@ -75,10 +75,14 @@ def test_the_nine_tools_in_their_listed_order():
 def test_the_tool_list_is_under_8000_characters_as_sent():
     """What a model reads on every session (bench/mcp_sizes.py prints it with the rest)."""
     from mcp_server.server import protocol
+    from tests.mcp_support import modern
 
     message = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
-    reply = protocol().handle(message, {"MCP-Protocol-Version": "2025-11-25"})
-    assert len(json.dumps(reply.body["result"], ensure_ascii=False)) < 8000
+    handshake = protocol().handle(message, {"MCP-Protocol-Version": "2025-11-25"})
+    stateless = protocol().handle(*modern("tools/list"))  # adds ttlMs, cacheScope, _meta
+    for reply in (handshake, stateless):
+        assert len(reply.body["result"]["tools"]) == 9
+        assert len(json.dumps(reply.body["result"], ensure_ascii=False)) < 8000
 
 
 def test_rest_query_spells_arguments_as_rest_receives_them():
