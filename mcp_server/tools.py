@@ -37,7 +37,6 @@ def _envelope(data: dict, **meta: dict) -> dict:
     return {"type": "object", "required": list(properties), "properties": properties}
 
 
-_ANNOTATIONS = {"title", "description", "examples"}
 # Rules a model needs no schema for: the server states them in its refusals (and the published
 # files at /schema/ carry them for anyone checking data).
 _LIMITS = {"examples", "minLength", "maxLength", "minItems", "pattern", "format"}
@@ -58,11 +57,6 @@ def pruned(schema: Any, drop: set[str] | frozenset[str]) -> Any:
         for key, value in schema.items()
         if key not in drop
     }
-
-
-def without_annotations(schema: Any) -> Any:
-    """A schema without its prose."""
-    return pruned(schema, _ANNOTATIONS)
 
 
 def outline(schema: Any, depth: int) -> Any:
