@@ -9,6 +9,7 @@
   the gate checks records passed (so publication need not run the gate on them again).
 - ``postings``: the search postings of a snapshot (exact counts of ``q``).
 - ``cache``: the tables of the database caches, so that ``migrate`` makes them.
+- ``files``: files kept in the database (flat files, pending uploads).
 """
 
 from .cache import AnswerCacheEntry, SharedCacheEntry
@@ -25,6 +26,7 @@ from .feed import (
     WithheldRecord,
     new_real_listing_id,
 )
+from .files import StoredFile, StoredFileChunk
 from .gate import GateAllowance
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 from .jobs import Job
@@ -54,6 +56,8 @@ __all__ = [
     "SharedCacheEntry",
     "SnapshotRow",
     "SourceTender",
+    "StoredFile",
+    "StoredFileChunk",
     "WithheldRecord",
     "new_real_listing_id",
 ]
