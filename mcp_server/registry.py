@@ -8,8 +8,9 @@ a model can correct its call. The schemas shape types only: which values are val
 limits, cursors) is decided by the shared selectors and services, with the same messages REST
 gives.
 
-A result carries ``structuredContent`` (matching the output schema) and the same JSON as text.
-A tool error carries, as its text, the error body of ``config.errors``:
+A result carries ``structuredContent`` (matching the output schema) and a text: the same JSON,
+or, for a handler that returns ``Rendered``, a compact rendering written for a model (the rows
+of a listing one line each). A tool error carries, as its text, the error body of ``config.errors``:
 ``{"error": {"code", "message", "param"}}`` plus ``access_url`` where a code has one.
 """
 
@@ -47,6 +48,16 @@ class ToolError(Exception):
 
 
 @dataclass(frozen=True)
+class Rendered:
+    """A handler's result with its own text: ``structured`` (a result envelope, or an answer of
+    the read path, whose bytes are sent as they are) and ``text``, what a client that shows a
+    model only the text content passes on."""
+
+    structured: Any
+    text: str
+
+
+@dataclass(frozen=True)
 class Tool:
     name: str
     title: str
@@ -72,7 +83,7 @@ class Tool:
             "description": self.description,
             "inputSchema": self.input_schema,
             "outputSchema": self.output_schema,
-            "annotations": {"title": self.title, **self.annotations},
+            "annotations": self.annotations,
         }
 
     def check_arguments(self, arguments: dict) -> dict:
@@ -298,7 +309,11 @@ class ToolRegistry:
         except UNAVAILABLE as exc:
             log.warning("database unavailable in tool %s: %s", name, exc)
             return error_result(database_unavailable().body())
-        if isinstance(result, dict):
+        if isinstance(result, Rendered):
+            structured, text = result.structured, result.text
+            if not isinstance(structured, dict):  # an answer of the read path: its bytes
+                structured = _encoded(structured)[0]
+        elif isinstance(result, dict):
             structured, text = result, _text(result)
         else:  # an answer of the read path: its JSON is the text, as REST sends it
             structured, text = _encoded(result)

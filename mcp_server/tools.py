@@ -9,11 +9,14 @@ from typing import Any
 
 from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
 from tenders import contract
+from tenders.buckets import CLOSING_BUCKETS
 from tenders.contract import QUERY, embedded_schema
-from tenders.filters import TOOL
+from tenders.filters import BAND_VALUES, TOOL, parse_lang
+from tenders.markets import MARKET_CODES
+from tenders.rows import LANGS
 
-from . import domain
-from .registry import Tool, ToolRegistry
+from . import domain, render
+from .registry import Rendered, Tool, ToolRegistry
 
 # --- schemas ----------------------------------------------------------------------------------
 # Every shape is a published schema file of tenders_client (the OpenAPI components embed the
@@ -34,69 +37,151 @@ def _envelope(data: dict, **meta: dict) -> dict:
     return {"type": "object", "required": list(properties), "properties": properties}
 
 
-def _list_tenders_arguments() -> dict:
-    schema = embedded_schema(QUERY)
-    for annotation in ("title", "description"):
-        schema.pop(annotation)
-    limit = schema["properties"]["limit"]
-    limit["default"] = TOOL.default_limit
-    limit["description"] = (
-        f"Rows per page, 1 to {limit['maximum']} (default {TOOL.default_limit}); "
-        "more is refused, not clamped. Follow meta.next_cursor rather than asking for more."
-    )
-    return schema
+# Rules a model needs no schema for: the server states them in its refusals (and the published
+# files at /schema/ carry them for anyone checking data).
+_LIMITS = {"examples", "minLength", "maxLength", "minItems", "pattern", "format"}
 
 
-_ANNOTATIONS = {"title", "description", "examples"}
-
-
-def without_annotations(schema: Any) -> Any:
-    """A schema without its prose: what a client needs to check a result. Output schemas are
-    sent so, as ``tools/list`` is read by models on every session and the prose is in the
-    published file (and the arguments' descriptions say what the values mean)."""
+def pruned(schema: Any, drop: set[str] | frozenset[str]) -> Any:
+    """``schema`` without the keywords in ``drop`` (never a property of that name)."""
     if isinstance(schema, list):
-        return [without_annotations(item) for item in schema]
+        return [pruned(item, drop) for item in schema]
     if not isinstance(schema, dict):
         return schema
     return {
         key: (
-            {name: without_annotations(sub) for name, sub in value.items()}
+            {name: pruned(sub, drop) for name, sub in value.items()}
             if key == "properties"
-            else without_annotations(value)
+            else pruned(value, drop)
         )
         for key, value in schema.items()
-        if key not in _ANNOTATIONS
+        if key not in drop
     }
 
 
-def output_schema(name: str) -> dict:
-    """A published schema as a tool's output schema."""
-    return without_annotations(embedded_schema(name))
+def outline(schema: Any, depth: int) -> Any:
+    """The types and structure of ``schema`` down to ``depth`` levels of objects and arrays
+    (objects there refuse members they do not name); below, each value's type alone."""
+    if isinstance(schema, list):
+        return [outline(item, depth) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if depth <= 0:
+        if "type" in schema:
+            return {key: schema[key] for key in ("type", "required") if key in schema}
+        either = schema.get("anyOf") or schema.get("oneOf") or ()
+        return {"anyOf": [outline(item, 0) for item in either]} if either else {}
+    kept = {}
+    for key, value in schema.items():
+        if key == "properties":
+            kept[key] = {name: outline(sub, depth - 1) for name, sub in value.items()}
+        elif key in ("items", "anyOf", "oneOf"):
+            kept[key] = outline(value, depth - (key == "items"))
+        elif key in ("type", "required", "additionalProperties"):
+            kept[key] = value
+    return kept
 
 
-LIST_ENVELOPE = output_schema(contract.PAGE)
-LIST_TENDERS_ARGUMENTS = _list_tenders_arguments()
-_QUERY = LIST_TENDERS_ARGUMENTS["properties"]
+def output_schema(name: str, depth: int = 1) -> dict:
+    """A published schema as a tool's output schema: its types and structure to ``depth``,
+    without prose or rules on values. ``tools/list`` is read by models on every session; the
+    published file (at /schema/) keeps the rest."""
+    schema = outline(embedded_schema(name), depth)
+    schema.pop("additionalProperties", None)  # the envelope: its members are checked
+    return schema
+
+
+def lean_arguments(schema: dict) -> dict:
+    """An input schema as ``tools/list`` sends it: types, choices, defaults and what each
+    argument means; lengths, patterns and examples are left to the refusals."""
+    return pruned(schema, _LIMITS)
+
+
+def tool_row() -> dict:
+    """A row as the tools send it: one language, ``sort_key`` only when asked for. Its members
+    by name only (no other member is accepted, so a client's check still refuses anything
+    that is not a public field); their types and values are in the published file."""
+    row = embedded_schema(contract.LANG_ROW)
+    return {
+        "type": "object",
+        "required": [name for name in row["required"] if name != "sort_key"],
+        "propertyNames": {"enum": list(row["properties"])},
+    }
+
+
+def _with_tool_rows(envelope: dict, many: bool) -> dict:
+    data = envelope["properties"]["data"]
+    if many:
+        data["items"] = tool_row()
+    else:
+        envelope["properties"]["data"] = tool_row()
+    return envelope
+
+
+LIST_ENVELOPE = _with_tool_rows(output_schema(contract.PAGE), many=True)
+ONE_ENVELOPE = _with_tool_rows(output_schema(contract.ONE), many=False)
 LANE = output_schema(contract.LANE)
-ROW_ID_PATTERN = LIST_ENVELOPE["properties"]["data"]["items"]["oneOf"][0]["properties"][
-    "asaptic_id"
-]["pattern"]
 
-AT_ID = {
-    "description": "Listing id: the asaptic_id of a row from list_tenders "
-    "(AT-, or AT-TEST- for synthetic rows, then 10 characters).",
-    "type": "string",
-    "pattern": ROW_ID_PATTERN,
+# The tools' own spellings of the listing's parameters: the types of the published query
+# schema (contract.QUERY, which has the long descriptions), the accepted values in a few words.
+_QUERY = embedded_schema(QUERY)["properties"]
+DEFAULT_LANG = TOOL.default_lang
+# get_tender and tender_facets repeat these without prose: list_tenders explains them.
+_BARE_LANG = {"type": "string", "enum": list(LANGS), "default": DEFAULT_LANG}
+_BARE_FLAG = {"type": "boolean", "default": False}
+AT_ID = {"description": "asaptic_id of a row from list_tenders.", "type": "string"}
+_LIST_ARGUMENTS = {
+    "market": f"{' '.join(MARKET_CODES)}; any case.",
+    "category": "Slugs or names from tender_facets.",
+    "closing_bucket": f"{', '.join(CLOSING_BUCKETS)} or all (le_2w: 14 days or less); "
+    "default: the first three.",
+    "new": "Only rows new this issue (true) or older ones (false).",
+    "lead_ok": "Only rows accepting supplier interest (true) or the others.",
+    "value_band": f"USD: {', '.join(BAND_VALUES)} (no amount).",
+    "q": 'Search in any language: all words, any order; "a phrase" as written.',
+    "limit": "1 to 200.",
+    "cursor": "meta.next_cursor, with the same filters.",
 }
-LANG = _QUERY["lang"]
 
 
-def _form_arguments(form, extra: dict | None = None) -> dict:
+def _list_tenders_arguments() -> dict:
+    properties = {}
+    for name, schema in _QUERY.items():
+        if name == "lang":
+            properties[name] = _BARE_LANG
+        else:
+            properties[name] = {**outline(schema, 1), "description": _LIST_ARGUMENTS[name]}
+    properties["limit"]["default"] = TOOL.default_limit
+    properties["with_sort_key"] = _BARE_FLAG
+    return _arguments(properties)
+
+
+LIST_TENDERS_ARGUMENTS = _list_tenders_arguments()
+# Arguments of the tools alone: how a result is written, never which rows it holds.
+TOOL_ONLY = ("with_sort_key",)
+
+
+def _not_null(field: dict) -> dict:
+    """An optional field without its null alternative: a null argument is "not given" anyway
+    (``registry.Tool.check_arguments``)."""
+    either = [item for item in field.get("anyOf", ()) if item.get("type") != "null"]
+    if len(either) != 1:
+        return field
+    return {**{k: v for k, v in field.items() if k != "anyOf"}, **either[0]}
+
+
+def _form_arguments(form, described: tuple[str, ...], extra: dict | None = None) -> dict:
     """Tool arguments from an intake form's JSON Schema: the intake service is the one
     validator of these fields (for POST /rfq as well), so its messages are the ones a model
-    sees."""
+    sees. Only the fields in ``described`` keep their description (the others' names say
+    enough, and a refusal says what is accepted)."""
     schema = form.json_schema()
-    return _arguments({**schema["properties"], **(extra or {})}, tuple(schema["required"]))
+    properties = {
+        name: _not_null(field if name in described else pruned(field, {"description"}))
+        for name, field in schema["properties"].items()
+    }
+    properties.update(extra or {})
+    return lean_arguments(_arguments(properties, tuple(schema["required"])))
 
 
 def rest_query(arguments: dict) -> dict[str, str]:
@@ -122,17 +207,34 @@ def rest_query(arguments: dict) -> dict[str, str]:
 # --- handlers ---------------------------------------------------------------------------------
 
 
-def _list_tenders(arguments: dict) -> Any:
-    return domain.list_tenders(rest_query(arguments))
+def _read_query(arguments: dict, *, leave: tuple[str, ...] = ()) -> dict[str, str]:
+    """The REST query of a read tool's arguments, without the tools' own (the tool surface,
+    ``tenders.filters.TOOL``, answers in English when no lang is given)."""
+    return rest_query({k: v for k, v in arguments.items() if k not in (*TOOL_ONLY, *leave)})
 
 
-def _get_tender(arguments: dict) -> Any:
-    query = rest_query({k: v for k, v in arguments.items() if k != "at_id"})
-    return domain.get_tender(arguments["at_id"], query)
+def _rows_for_tools(rows: list[dict], arguments: dict) -> list[dict]:
+    if arguments.get("with_sort_key"):
+        return rows
+    return [{k: v for k, v in row.items() if k != "sort_key"} for row in rows]
 
 
-def _tender_facets(arguments: dict) -> Any:
-    return domain.tender_facets()
+def _list_tenders(arguments: dict) -> Rendered:
+    page = domain.list_tenders(_read_query(arguments)).value()  # shared: read, never changed
+    result = {"data": _rows_for_tools(page["data"], arguments), "meta": page["meta"]}
+    return Rendered(result, render.page_text(result))
+
+
+def _get_tender(arguments: dict) -> Rendered:
+    one = domain.get_tender(arguments["at_id"], _read_query(arguments, leave=("at_id",))).value()
+    result = {"data": _rows_for_tools([one["data"]], arguments)[0], "meta": one["meta"]}
+    return Rendered(result, render.one_text(result))
+
+
+def _tender_facets(arguments: dict) -> Rendered:
+    answer = domain.tender_facets()
+    lang = parse_lang(arguments.get("lang", DEFAULT_LANG))
+    return Rendered(answer, render.facets_text(answer.value(), lang))
 
 
 def _get_spec_coded(arguments: dict) -> dict:
@@ -174,28 +276,20 @@ def _get_engagement(arguments: dict) -> dict:
     return {"data": domain.engagement()}
 
 
-READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}
-WRITES = {
-    "readOnlyHint": False,
-    "destructiveHint": False,
-    "idempotentHint": False,
-    "openWorldHint": False,
-}
+# Only the hints that matter to a client deciding whether to ask the user first (the others
+# are MCP's defaults: readOnlyHint false, destructiveHint true, idempotentHint false).
+READ_ONLY = {"readOnlyHint": True}
+WRITES = {"destructiveHint": False}
 
 TOOLS = (
     Tool(
         name="list_tenders",
-        title="List public tenders",
+        title="List tenders",
         description=(
-            "Open public-procurement opportunities from this week's sanitized feed (seven "
-            "markets; summaries in English, Simplified and Traditional Chinese). Cheap path: "
-            "give lang (en, zh or zht) for one language, about a third of the size; narrow "
-            "with market, category, closing_bucket, value_band, new or lead_ok (values and "
-            "counts from tender_facets) or q (text search; its argument says how words and "
-            f'"phrases" match). Pages hold {TOOL.default_limit} rows by default: pass '
-            "meta.next_cursor back as cursor with the same filters until it is null. After "
-            "snapshot_changed, start again without cursor. Rows never carry buyer names, "
-            "references, exact deadlines or amounts."
+            "Open public tenders of this week's sanitized feed, "
+            f"{TOOL.default_limit} rows a page (one a line in the text), in English unless "
+            "lang is zh or zht. Narrow with filters (values: tender_facets) or q. Next page: "
+            "meta.next_cursor as cursor, same filters; after snapshot_changed, restart."
         ),
         input_schema=LIST_TENDERS_ARGUMENTS,
         output_schema=LIST_ENVELOPE,
@@ -205,81 +299,63 @@ TOOLS = (
     ),
     Tool(
         name="get_tender",
-        title="Get one tender",
-        description=(
-            "One listing of the current issue by its asaptic_id (from list_tenders); give "
-            "lang for one language. An id that is not in the current issue answers not_found."
+        title="Get a tender",
+        description="One row of the current issue by its asaptic_id, as list_tenders gives it.",
+        input_schema=_arguments(
+            {"at_id": AT_ID, "lang": _BARE_LANG, "with_sort_key": _BARE_FLAG}, ("at_id",)
         ),
-        input_schema=_arguments({"at_id": AT_ID, "lang": LANG}, ("at_id",)),
-        output_schema=output_schema(contract.ONE),
+        output_schema=ONE_ENVELOPE,
         handler=_get_tender,
         annotations=READ_ONLY,
         per_snapshot=True,
     ),
     Tool(
         name="tender_facets",
-        title="Tender vocabulary and counts",
+        title="Facets",
         description=(
-            "Every value the list_tenders filters accept (markets, categories with slug and "
-            "names, closing buckets, value bands) with its row count in the current issue, "
-            "and in meta the feed's state: status (ok or degraded), feed_fresh, generated, "
-            "rows_total, withheld. Call it first to choose filters that match rows."
+            "Call first: the values the list_tenders filters accept, each with its row count, "
+            "and the feed's state. lang: of the names in the text."
         ),
-        input_schema=_arguments({}),
+        input_schema=_arguments({"lang": _BARE_LANG}),
         output_schema=output_schema(contract.FACETS),
         handler=_tender_facets,
         annotations=READ_ONLY,
     ),
     Tool(
         name="get_spec_coded",
-        title="Spec-coded detail (gated)",
+        title="Spec-coded detail",
         description=(
-            "Field-level technical detail of a listing beyond its public row. It is gated: "
-            "without approved access the call fails with SPEC_CODED_GATED and an access_url "
-            "explaining how to get access (a portal account, or request_tender_access)."
+            "Technical detail beyond the row. Gated: fails with SPEC_CODED_GATED and an "
+            "access_url saying how to get access."
         ),
-        input_schema=_arguments({"at_id": AT_ID}, ("at_id",)),
-        output_schema=_envelope(
-            {
-                "description": "The spec-coded detail (approved counterparties only).",
-                "type": "object",
-            }
-        ),
+        input_schema=_arguments({"at_id": {"type": "string"}}, ("at_id",)),
+        output_schema=_envelope({"type": "object"}),
         handler=_get_spec_coded,
         annotations=READ_ONLY,
     ),
     Tool(
         name="request_tender_access",
-        title="Request gated access",
+        title="Request access",
         description=(
-            "Ask for access to the gated spec-coded detail, for one listing (at_id) or in "
-            "general. Staff answer within 4 hours with a reference and what happens next. "
-            "Send it only when the user wants access and has given these details."
+            "Ask for the gated detail (of at_id, or in general), answered within 4 hours: only "
+            "when the user wants it and gave these details."
         ),
-        input_schema=_form_arguments(ACCESS_REQUEST_FORM),
+        input_schema=_form_arguments(ACCESS_REQUEST_FORM, ()),  # contact: as submit_rfq's
         output_schema=output_schema(contract.ACCESS_RECEIPT),
         handler=_request_tender_access,
         annotations=WRITES,
     ),
     Tool(
         name="submit_rfq",
-        title="Submit a request for quote",
+        title="Request a quote",
         description=(
-            "Send a request for quote (RFQ) for a product or sourcing lane; the contact is "
-            "answered within 4 hours. Send it only when the user asks for a quote and has given "
-            "a contact. Reuse the same idempotency_key when retrying one request so it is "
-            "stored once."
+            "Request a quote, answered within 4 hours: only when the user asks for one and gave "
+            "a contact. A retry with the same idempotency_key is stored once."
         ),
         input_schema=_form_arguments(
             RFQ_FORM,
-            {
-                "idempotency_key": {
-                    "description": "Any unique string; a retry with the same key is stored once.",
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 255,
-                },
-            },
+            ("buyer_contact",),
+            {"idempotency_key": {"type": "string"}},
         ),
         output_schema=output_schema(contract.RFQ_RECEIPT),
         handler=_submit_rfq,
@@ -287,57 +363,28 @@ TOOLS = (
     ),
     Tool(
         name="list_sourcing_lanes",
-        title="List sourcing lanes",
-        description=(
-            "The sourcing lanes on offer: what each sources, the markets it serves, its "
-            "compliance coverage and a page about it; optionally only those serving one market."
-        ),
-        input_schema=_arguments(
-            {
-                "market": {
-                    "description": "Only lanes serving this market code.",
-                    "type": "string",
-                    "minLength": 2,
-                    "maxLength": 2,
-                }
-            }
-        ),
-        output_schema=_envelope(
-            {"type": "array", "items": LANE},
-            returned={"type": "integer", "minimum": 0},
-            market={"anyOf": [{"type": "string"}, {"type": "null"}]},
-        ),
+        title="Sourcing lanes",
+        description="What we source: lanes, their markets and compliance; market narrows.",
+        input_schema=_arguments({"market": {"type": "string"}}),
+        output_schema=_envelope({"type": "array"}, returned={"type": "integer"}),
         handler=_list_sourcing_lanes,
         annotations=READ_ONLY,
     ),
     Tool(
         name="get_lane_capability",
-        title="Get one sourcing lane",
-        description="One sourcing lane by its id (the id field of list_sourcing_lanes).",
-        input_schema=_arguments(
-            {
-                "lane_id": {
-                    "description": "Lane id from list_sourcing_lanes.",
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 64,
-                }
-            },
-            ("lane_id",),
-        ),
-        output_schema=_envelope(LANE),
+        title="Sourcing lane",
+        description="One sourcing lane by the id list_sourcing_lanes gives.",
+        input_schema=_arguments({"lane_id": {"type": "string"}}, ("lane_id",)),
+        output_schema=_envelope(outline(LANE, 0)),
         handler=_get_lane_capability,
         annotations=READ_ONLY,
     ),
     Tool(
         name="get_engagement",
         title="Engagement model",
-        description=(
-            "How an engagement works: the deposit-first model, from request for quote to "
-            "delivery. Read it before explaining terms to a buyer."
-        ),
+        description="How an engagement works: deposit first, from request for quote to delivery.",
         input_schema=_arguments({}),
-        output_schema=_envelope(output_schema(contract.ENGAGEMENT)),
+        output_schema=_envelope(output_schema(contract.ENGAGEMENT, depth=0)),
         handler=_get_engagement,
         annotations=READ_ONLY,
     ),

@@ -58,12 +58,14 @@ class Surface:
     so the tool server pages smaller, and its messages name tools rather than REST paths.
 
     ``unpublished`` is the message of the 503 before the first issue: it says what the caller
-    can do meanwhile on that surface (people read it in their page's language)."""
+    can do meanwhile on that surface (people read it in their page's language).
+    ``default_lang``: the language of rows when the caller names none (None: all three)."""
 
     default_limit: int
     listing: str
     facets: str
     unpublished: str
+    default_lang: str | None = None
 
 
 NOTHING_PUBLISHED = "No issue of the feed is published yet; try again later"
@@ -75,11 +77,14 @@ REST = Surface(
     unpublished=f"{NOTHING_PUBLISHED} (GET /api/v1/health shows the feed's state).",
 )
 TOOL = Surface(
-    20,
+    10,
     listing="the list_tenders tool",
     facets="the tender_facets tool",
     unpublished=f"{NOTHING_PUBLISHED}. list_tenders, get_tender and tender_facets answer from "
     "the first weekly issue on; list_sourcing_lanes, get_engagement and submit_rfq answer now.",
+    # A model reads one language unless it asks for another (decisions: tool results for
+    # models); a person and a REST client get the three.
+    default_lang="en",
 )
 # The people's pages (tenders.pages): they page by 20, and a refusal reads in the page's
 # language (tenders.pages.messages words the other refusals for people).
@@ -194,7 +199,7 @@ def parse_list_params(
 ) -> ListQuery:
     """Validate listing parameters (strings or typed values) into a canonical ``ListQuery``."""
     given = check_params(params, LIST_PARAMS)
-    values: dict[str, Any] = {"limit": surface.default_limit}
+    values: dict[str, Any] = {"limit": surface.default_limit, "lang": surface.default_lang}
     if "market" in given:
         values["markets"] = _choices(
             "market",
@@ -234,10 +239,11 @@ def parse_list_params(
     return ListQuery(**values)
 
 
-def parse_row_params(params: Mapping[str, Any]) -> str | None:
-    """The parameters of one row (only ``lang``); returns the language or None."""
+def parse_row_params(params: Mapping[str, Any], surface: Surface = REST) -> str | None:
+    """The parameters of one row (only ``lang``); returns the language, or the surface's
+    default (None: all three)."""
     given = check_params(params, ROW_PARAMS)
-    return parse_lang(given["lang"]) if "lang" in given else None
+    return parse_lang(given["lang"]) if "lang" in given else surface.default_lang
 
 
 def parse_lang(value: Any) -> str | None:

@@ -322,7 +322,7 @@ def tender_answer(
 ) -> Answer:
     """The bytes of ``get_tender`` (a 404 names the surface's listing, so it is the
     surface's own entry)."""
-    lang = parse_row_params(params or {})
+    lang = parse_row_params(params or {}, surface)
     issue = issue or require_current_issue(surface)
 
     def one_row() -> Answer:

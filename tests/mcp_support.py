@@ -85,3 +85,46 @@ TEST_REGISTRY = ToolRegistry([ECHO])
 
 def make_protocol() -> McpProtocol:
     return McpProtocol(SERVER_INFO, TEST_REGISTRY)
+
+
+# --- the task every kind of client completes ---------------------------------------------------
+# "Find three HK medical tenders closing within two weeks and fetch one": the official SDK client
+# (structured content), the MCP Inspector's command line and a client that reads only the text
+# content each do it against the running server.
+
+TASK_LIST = {"market": "HK", "closing_bucket": "le_2w", "limit": 3}
+
+
+def publish_task_feed(t0) -> set[str]:
+    """A published issue where four rows answer the task and six come close; returns the ids
+    of the four."""
+    from datetime import timedelta
+
+    from tenders import publication
+    from tests.factories import SourceTenderFactory, category
+
+    medical = category("medical-supplies")
+    soon, later = t0 + timedelta(days=5), t0 + timedelta(days=40)
+    wanted = [SourceTenderFactory(market="HK", category=medical, deadline=soon) for _ in range(4)]
+    SourceTenderFactory(market="HK", category=medical, deadline=later)
+    SourceTenderFactory(market="HK", category=medical, deadline=later)
+    SourceTenderFactory(market="HK", deadline=soon)  # IT hardware
+    SourceTenderFactory(market="HK", deadline=soon)
+    SourceTenderFactory(market="SG", category=medical, deadline=soon)
+    SourceTenderFactory(market="SG", category=medical, deadline=soon)
+    publication.publish_issue(now=t0)
+    return {record.listing_id for record in wanted}
+
+
+def medical_slug(facets_text: str) -> str:
+    """The slug of the medical category, read from the text of tender_facets as a model would:
+    its category line lists ``slug (name) count``."""
+    import re
+
+    line = next(line for line in facets_text.splitlines() if line.startswith("category"))
+    return re.search(r"([a-z-]+) \(Medical[^)]*\)", line)[1]
+
+
+def ids_in(page_text: str) -> list[str]:
+    """The listing ids of a list_tenders text: the first column of each row line."""
+    return [line.split(" | ")[0] for line in page_text.splitlines() if line.startswith("AT-")]

@@ -16,10 +16,13 @@ from pathlib import Path
 
 import pytest
 from django.utils import timezone
+from tenders_client.console import text_width
 
 from rfq.models import Rfq
+from tenders import publication
 from tenders.calendar import rfc3339
 from tests.client_support import Terminal, ordered_ids, publish_small, tenders
+from tests.factories import SourceTenderFactory
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -94,19 +97,43 @@ def test_list_in_traditional_chinese_aligns_by_display_width(small):
 
 
 def test_list_cuts_summaries_to_the_terminal_width(small, monkeypatch):
+    # 46 columns for category and summary: the summary gets three fifths of them.
     monkeypatch.setenv("COLUMNS", "100")
     run = tenders("list", "--market", "SG")
     assert run.out.splitlines() == [
-        "ID                  MKT  CLOSING  VALUE  LEAD  NEW  CATEGORY                   SUMMARY",
-        "AT-TEST-0000000002  SG   2_4w     -      no    yes  IT hardware and equipment  "
-        "Network switches a...",
+        "ID                  MKT  CLOSING  VALUE  LEAD  NEW  CATEGORY             SUMMARY",
+        "AT-TEST-0000000002  SG   2_4w     -      no    yes  IT hardware and...   "
+        "Network switches and wir...",
     ]
     assert max(len(line) for line in run.out.splitlines()) == 100
-    # 18 columns for the summary: 7 wide characters (14) and "...", never half a character.
+    # 21 columns for the summary: 9 wide characters (18) and "...", never half a character.
     monkeypatch.setenv("COLUMNS", "90")
     run = tenders("list", "--market", "SG", "--lang", "zh")
     assert run.out.splitlines()[1] == (
-        "AT-TEST-0000000002  SG   2_4w     -      no    yes  信息技术硬件及设备  网络交换器及无..."
+        "AT-TEST-0000000002  SG   2_4w     -      no    yes  信息技术硬件...  网络交换器及无线接..."
+    )
+
+
+def test_list_in_80_columns_leaves_out_the_start_every_summary_shares(base, t0, monkeypatch):
+    """Summaries built from the vocabulary share their first words in Chinese (采购内容):
+    a narrow table shows what follows them, the part that tells the rows apart."""
+    for concept, deadline_days in (("建筑物施工工程", 5), ("抗肿瘤药", 6), ("分析仪", 7)):
+        SourceTenderFactory(
+            market="SG",
+            deadline=t0 + timedelta(days=deadline_days),
+            summary_zh=f"采购内容：{concept}。新加坡公共机构采购货物。期限约2年。",
+            summary_zht=f"採購內容：{concept}。新加坡公共機構採購貨物。期限約2年。",
+        )
+    publication.publish_issue(now=t0)
+    monkeypatch.setenv("COLUMNS", "80")
+    run = tenders("list", "--lang", "zh")
+    lines = run.out.splitlines()
+    assert run.code == 0 and max(text_width(line) for line in lines) <= 80
+    assert sorted(line.split()[-1] for line in lines[1:]) == sorted(
+        ["建筑物施工...", "抗肿瘤药。...", "分析仪。新..."]
+    )
+    assert run.err.splitlines()[0] == (
+        'summaries shortened: each starts with "采购内容：", left out above'
     )
 
 

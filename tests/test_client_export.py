@@ -216,3 +216,28 @@ def test_the_served_flat_file_and_a_page_validate(feed, base, tmp_path):
     tenders("export", "--lang", "en", "-o", str(exported))
     run = tenders("validate", str(exported))
     assert (run.code, run.out) == (0, "valid: JSON Lines of rows, 63 rows\n")
+
+
+def test_every_format_the_client_writes_from_the_service_validates(feed, base, tmp_path):
+    """``tenders export`` (JSON Lines and CSV, full and one language) and ``tenders list
+    --json`` (one page, and every page) read back by ``tenders validate`` with exit 0."""
+    made = {
+        "rows.csv": ("export", "--format", "csv", "--closing-bucket", "all"),
+        "zh.csv": ("export", "--format", "csv", "--lang", "zh"),
+        "rows.jsonl": ("export", "--closing-bucket", "all"),
+        "page.json": ("--json", "list", "--lang", "zht", "--limit", "7"),
+        "pages.jsonl": ("--json", "list", "--all", "--limit", "20"),
+    }
+    kinds = {
+        "rows.csv": "CSV of rows, 84 rows",
+        "zh.csv": "CSV of rows, 63 rows",
+        "rows.jsonl": "JSON Lines of rows, 84 rows",
+        "page.json": "API page, 7 rows, issue 2026-W48",
+        "pages.jsonl": "JSON Lines of 4 pages, 63 rows, issue 2026-W48",
+    }
+    for name, argv in made.items():
+        run = tenders(*argv)
+        assert run.code == 0, run.err
+        (tmp_path / name).write_text(run.out, encoding="utf-8")
+        checked = tenders("validate", str(tmp_path / name))
+        assert (checked.code, checked.out) == (0, f"valid: {kinds[name]}\n"), name

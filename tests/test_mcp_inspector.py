@@ -16,7 +16,7 @@ import pytest
 
 from tenders import publication
 from tests.factories import SourceTenderFactory
-from tests.mcp_support import TOOL_NAMES
+from tests.mcp_support import TASK_LIST, TOOL_NAMES, ids_in, medical_slug, publish_task_feed
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -70,7 +70,6 @@ def test_the_inspector_calls_list_tenders_with_typed_arguments(inspector, t0):
     result = json.loads(called.stdout)
     page = result["structuredContent"]
     assert result["isError"] is False
-    assert json.loads(result["content"][0]["text"]) == page
     assert {row["market"] for row in page["data"]} == {"HK", "SG"}
     assert (page["meta"]["total"], page["meta"]["returned"], page["meta"]["lang"]) == (3, 3, "en")
     assert set(page["data"][0]) == {
@@ -82,5 +81,30 @@ def test_the_inspector_calls_list_tenders_with_typed_arguments(inspector, t0):
         "closing_bucket",
         "lead_ok",
         "new_this_issue",
-        "sort_key",
     }
+    # The text: one line a row, the same rows.
+    assert ids_in(result["content"][0]["text"]) == [row["asaptic_id"] for row in page["data"]]
+
+
+def test_the_inspector_completes_the_task(inspector, t0):
+    """Find three HK medical tenders closing within two weeks and fetch one, as a developer
+    trying the server from the Inspector's command line would."""
+    wanted = publish_task_feed(t0)
+
+    def call(name: str, **arguments: str) -> dict:
+        given = [part for k, v in arguments.items() for part in ("--tool-arg", f"{k}={v}")]
+        called = inspector("--method", "tools/call", "--tool-name", name, *given)
+        assert (called.returncode, called.stderr) == (0, "")
+        result = json.loads(called.stdout)
+        assert result["isError"] is False
+        return result
+
+    slug = medical_slug(call("tender_facets")["content"][0]["text"])
+    arguments = {k: json.dumps(v) if isinstance(v, int) else v for k, v in TASK_LIST.items()}
+    page = call("list_tenders", **arguments, category=slug)
+    found = ids_in(page["content"][0]["text"])
+    assert len(found) == 3 and set(found) <= wanted
+    assert page["structuredContent"]["meta"]["total"] == 4
+    one = call("get_tender", at_id=found[0])
+    assert one["structuredContent"]["data"]["asaptic_id"] == found[0]
+    assert one["structuredContent"]["data"]["closing_bucket"] == "le_2w"

@@ -239,7 +239,7 @@ def test_tools_list_lists_the_definitions():
                         "description": "Says text back.",
                         "inputSchema": ECHO.input_schema,
                         "outputSchema": ECHO.output_schema,
-                        "annotations": {"title": "Echo", "readOnlyHint": True},
+                        "annotations": {"readOnlyHint": True},
                     }
                 ]
             }

@@ -65,9 +65,24 @@ def test_the_nine_tools_in_their_listed_order():
         assert definition["outputSchema"]["type"] == "object"
         Draft202012Validator.check_schema(definition["inputSchema"])
         Draft202012Validator.check_schema(definition["outputSchema"])
-        assert len(definition["description"]) > 60
-    writes = {d["name"] for d in REGISTRY.definitions() if not d["annotations"]["readOnlyHint"]}
+        assert len(definition["description"]) > 40
+    annotations = {d["name"]: d["annotations"] for d in REGISTRY.definitions()}
+    writes = {name for name, hints in annotations.items() if not hints.get("readOnlyHint")}
     assert writes == {"request_tender_access", "submit_rfq"}
+    assert all(annotations[name] == {"destructiveHint": False} for name in writes)
+
+
+def test_the_tool_list_is_under_8000_characters_as_sent():
+    """What a model reads on every session (bench/mcp_sizes.py prints it with the rest)."""
+    from mcp_server.server import protocol
+    from tests.mcp_support import modern
+
+    message = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    handshake = protocol().handle(message, {"MCP-Protocol-Version": "2025-11-25"})
+    stateless = protocol().handle(*modern("tools/list"))  # adds ttlMs, cacheScope, _meta
+    for reply in (handshake, stateless):
+        assert len(reply.body["result"]["tools"]) == 9
+        assert len(json.dumps(reply.body["result"], ensure_ascii=False)) < 8000
 
 
 def test_rest_query_spells_arguments_as_rest_receives_them():
@@ -117,7 +132,7 @@ def test_rest_query_spells_arguments_as_rest_receives_them():
         (
             {"page": 2},
             "Unknown argument 'page'; list_tenders accepts: market, category, closing_bucket, new, "
-            "lead_ok, value_band, q, lang, limit, cursor.",
+            "lead_ok, value_band, q, lang, limit, cursor, with_sort_key.",
             "page",
         ),
     ],
@@ -179,11 +194,15 @@ def _envelope(rows: list[dict], **meta) -> dict:
     }
 
 
+def _tool_rows(rows: list[dict], lang: str = "en") -> list[dict]:
+    return [{k: v for k, v in collapse(row, lang).items() if k != "sort_key"} for row in rows]
+
+
 def test_the_list_envelope_schema_accepts_served_rows_in_every_shape(published_rows):
     validator = Draft202012Validator(LIST_ENVELOPE)
     assert len(published_rows) == 3
-    validator.validate(_envelope(published_rows))
     for lang in ("en", "zh", "zht"):
+        validator.validate(_envelope(_tool_rows(published_rows, lang), lang=lang))
         validator.validate(_envelope([collapse(row, lang) for row in published_rows], lang=lang))
     validator.validate({**_envelope([]), "meta": {**_envelope([])["meta"], "next_cursor": "abc"}})
 
@@ -192,14 +211,16 @@ def test_the_list_envelope_schema_accepts_served_rows_in_every_shape(published_r
     "damage",
     [
         lambda env: env["data"][0].update(buyer_name="Harbour District Works Office"),
-        lambda env: env["data"][0].pop("sort_key"),
+        lambda env: env["data"][0].update(summary_en="A second language"),
+        lambda env: env["data"][0].pop("summary"),
         lambda env: env["meta"].pop("next_cursor"),
-        lambda env: env["meta"].update(secret=1),
-        lambda env: env.update(extra=[]),
+        lambda env: env["meta"].pop("total"),
+        lambda env: env.update(data={}),
+        lambda env: env.pop("meta"),
     ],
 )
 def test_the_list_envelope_schema_refuses_anything_else(published_rows, damage):
-    envelope = _envelope(published_rows)
+    envelope = _envelope(_tool_rows(published_rows), lang="en")
     damage(envelope)
     assert not Draft202012Validator(LIST_ENVELOPE).is_valid(envelope)
 
@@ -222,6 +243,22 @@ def test_the_facets_tool_answers_the_vocabulary_and_the_feed_state(published_row
         "withheld": 0,
     }
     assert [m["code"] for m in facets["data"]["markets"] if m["count"]] == ["HK", "SG", "GB"]
+    # The text: the vocabulary one group a line, names in one language (English by default).
+    lines = result["content"][0]["text"].splitlines()
+    assert (
+        lines[0]
+        == "Issue 2026-W48 (generated 2026-11-23T06:00:00Z): 3 rows, 0 withheld; status ok."
+    )
+    assert lines[2].startswith("market: HK (Hong Kong) 1, MO (Macao) 0, SG (Singapore) 1, GB (")
+    assert "it-hardware (IT hardware and equipment) 3" in lines[3]
+    assert lines[4:] == [
+        "closing_bucket: le_2w 0, 2_4w 3, gt_4w 0, deadline_passed 0",
+        "value_band: lt_500k 2, 500k_2m 0, 2m_10m 0, gt_10m 0, unspecified 1",
+    ]
+    in_chinese = call("tender_facets", {"lang": "zht"})
+    assert in_chinese["structuredContent"] == facets
+    assert "it-hardware (資訊科技硬件及設備) 3" in in_chinese["content"][0]["text"]
+    assert error_of(call("tender_facets", {"lang": "fr"}))["error"]["param"] == "lang"
 
 
 # --- the sourcing tools call the sourcing selectors ----------------------------------------------
@@ -283,18 +320,31 @@ def test_list_tenders_and_rest_return_identical_data(client, t0):
 
     status, first = rest({"market": "hk,SG", "lang": "zh", "limit": "2"})
     assert status == 200 and first["meta"]["total"] == 4
-    assert tool({"market": ["hk", "SG"], "lang": "zh", "limit": 2}) == first
+    # The same page; the tool's rows leave out sort_key unless asked for (the cursor carries
+    # the position).
+    assert tool({"market": ["hk", "SG"], "lang": "zh", "limit": 2}) == without_sort_key(first)
+    assert tool({"market": ["hk", "SG"], "lang": "zh", "limit": 2, "with_sort_key": True}) == first
     # A cursor from REST works in the tool, and the other way round.
     second = tool(
         {"market": "hk,SG", "lang": "zh", "limit": 2, "cursor": first["meta"]["next_cursor"]}
     )
-    assert rest(
-        {"market": "hk,SG", "lang": "zh", "limit": "2", "cursor": first["meta"]["next_cursor"]}
-    ) == (200, second)
+    assert (
+        without_sort_key(
+            rest(
+                {
+                    "market": "hk,SG",
+                    "lang": "zh",
+                    "limit": "2",
+                    "cursor": first["meta"]["next_cursor"],
+                }
+            )[1]
+        )
+        == second
+    )
     assert second["meta"]["next_cursor"] is None and second["meta"]["returned"] == 2
     # The same refusals, word for word, but for the surface's own default page size.
     assert tool({"limit": 500})["error"]["message"] == (
-        "limit must be a whole number from 1 to 200 (default 20); got '500'. Follow "
+        "limit must be a whole number from 1 to 200 (default 10); got '500'. Follow "
         "meta.next_cursor to read further."
     )
     assert rest({"limit": "500"})[1]["error"]["message"] == (
@@ -313,18 +363,63 @@ def test_list_tenders_and_rest_return_identical_data(client, t0):
         assert status == 400 and tool(arguments) == refusal
 
 
+def without_sort_key(page: dict) -> dict:
+    rows = page["data"] if isinstance(page["data"], list) else [page["data"]]
+    lean = [{k: v for k, v in row.items() if k != "sort_key"} for row in rows]
+    return {**page, "data": lean if isinstance(page["data"], list) else lean[0]}
+
+
 @pytest.mark.django_db
-def test_the_tool_pages_20_rows_by_default_and_rest_50(client, t0):
+def test_the_tool_pages_10_english_rows_by_default_and_rest_50_in_three_languages(client, t0):
     from tests.api.feed import publish_feed
 
     publish_feed(t0)
     rest = client.get("/api/v1/tenders").json()
-    tool = call("list_tenders", {})["structuredContent"]
+    english = client.get("/api/v1/tenders", {"lang": "en"}).json()
+    result = call("list_tenders", {})
+    tool = result["structuredContent"]
     assert (rest["meta"]["total"], rest["meta"]["returned"]) == (63, 50)
-    assert (tool["meta"]["total"], tool["meta"]["returned"]) == (63, 20)
-    assert tool["data"] == rest["data"][:20]
+    assert set(rest["data"][0]) >= {"summary_en", "summary_zh", "summary_zht", "sort_key"}
+    assert (tool["meta"]["total"], tool["meta"]["returned"], tool["meta"]["lang"]) == (63, 10, "en")
+    assert tool["data"] == without_sort_key(english)["data"][:10]
     following = call("list_tenders", {"cursor": tool["meta"]["next_cursor"]})["structuredContent"]
-    assert following["data"] == rest["data"][20:40]
+    assert following["data"] == without_sort_key(english)["data"][10:20]
+    Draft202012Validator(LIST_ENVELOPE).validate(tool)
+    # The text: a head line, one line a row, and how to read on.
+    lines = result["content"][0]["text"].splitlines()
+    assert lines[0].startswith("63 rows match; 10 shown (issue 2026-W48, English). Columns: id |")
+    assert len(lines) == 12
+    first = tool["data"][0]
+    assert lines[1] == " | ".join(
+        (
+            first["asaptic_id"],
+            first["market"],
+            first["category"]["name"],
+            first["closing_bucket"],
+            first["value_band"] or "-",
+            first["summary"],
+        )
+    )
+    assert lines[-1] == (
+        f'More: call again with the same arguments and cursor "{tool["meta"]["next_cursor"]}".'
+    )
+    assert "sort_key" not in result["content"][0]["text"]
+    # One row: the same row, one language, its flags in the text.
+    one = call("get_tender", {"at_id": first["asaptic_id"]})
+    assert one["structuredContent"]["data"] == first
+    assert lines[1] in one["content"][0]["text"].splitlines()
+    chinese = call(
+        "get_tender", {"at_id": first["asaptic_id"], "lang": "zh", "with_sort_key": True}
+    )
+    assert chinese["structuredContent"]["data"] == next(
+        row
+        for row in client.get("/api/v1/tenders", {"lang": "zh"}).json()["data"]
+        if row["asaptic_id"] == first["asaptic_id"]
+    )
+    Draft202012Validator(tools.ONE_ENVELOPE).validate(chinese["structuredContent"])
+    # The last page says so.
+    last = call("list_tenders", {"q": "zzzz-nothing"})
+    assert last["content"][0]["text"].startswith("0 rows match; 0 shown")
 
 
 @pytest.mark.django_db
@@ -369,24 +464,34 @@ def test_before_the_first_issue_the_tender_tools_name_the_tools_that_answer():
         assert call(name, VALID_ARGUMENTS[name])["isError"] is False, name
 
 
-def test_output_schemas_are_the_published_files_without_prose():
-    def published(name):
-        return tools.without_annotations(contract.embedded(contract.load(name)))
+def test_output_schemas_outline_the_published_files():
+    """Types and structure only (tools/list is read by models on every session); the values'
+    rules are in the published files, which the served results also satisfy."""
+
+    def published(name, depth=1):
+        schema = tools.outline(contract.embedded(contract.load(name)), depth)
+        schema.pop("additionalProperties", None)
+        return schema
 
     outputs = {d["name"]: d["outputSchema"] for d in REGISTRY.definitions()}
-    assert outputs["list_tenders"] == LIST_ENVELOPE == published(contract.PAGE)
-    assert outputs["get_tender"] == published(contract.ONE)
+    assert outputs["list_tenders"] == LIST_ENVELOPE
+    row = LIST_ENVELOPE["properties"]["data"]["items"]
+    assert row == tools.tool_row() == tools.ONE_ENVELOPE["properties"]["data"]
+    lang_row = contract.load(contract.LANG_ROW)
+    assert row["propertyNames"]["enum"] == list(lang_row["properties"])
+    assert set(lang_row["required"]) - set(row["required"]) == {"sort_key"}
     assert outputs["tender_facets"] == published(contract.FACETS)
     assert outputs["submit_rfq"] == published(contract.RFQ_RECEIPT)
     assert outputs["request_tender_access"] == published(contract.ACCESS_RECEIPT)
-    assert outputs["get_engagement"]["properties"]["data"] == published(contract.ENGAGEMENT)
-    assert outputs["get_lane_capability"]["properties"]["data"] == published(contract.LANE)
-    assert outputs["list_sourcing_lanes"]["properties"]["data"]["items"] == published(contract.LANE)
+    assert outputs["get_engagement"]["properties"]["data"] == published(contract.ENGAGEMENT, 0)
     query = contract.embedded(contract.load(contract.QUERY))
     arguments = REGISTRY.get("list_tenders").input_schema
-    assert arguments["properties"]["market"] == query["properties"]["market"]
-    assert arguments["properties"]["limit"]["default"] == 20
-    assert set(arguments["properties"]) == set(query["properties"])
+    assert (
+        arguments["properties"]["market"]["anyOf"]
+        == tools.outline(query["properties"]["market"], 1)["anyOf"]
+    )
+    assert arguments["properties"]["limit"]["default"] == 10
+    assert set(arguments["properties"]) == {*query["properties"], "with_sort_key"}
     # Portable spellings only: no type arrays anywhere a client reads.
     assert '"type": [' not in json.dumps(REGISTRY.definitions())
 
@@ -443,3 +548,51 @@ def test_request_tender_access_stores_an_access_request():
     )
     assert (refused["error"]["code"], refused["error"]["param"]) == ("invalid_parameter", "contact")
     assert AccessRequest.objects.count() == 1
+
+
+# --- a client that reads only the text content ----------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_client_reading_only_the_text_completes_the_task(client, t0):
+    """Find three HK medical tenders closing within two weeks and fetch one, over POST /mcp,
+    reading nothing of a result but its text content (as many agent hosts show a model)."""
+    from tests.mcp_support import TASK_LIST, ids_in, medical_slug, publish_task_feed
+
+    wanted = publish_task_feed(t0)
+
+    def text_of(name: str, arguments: dict) -> str:
+        message = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments},
+        }
+        response = client.post(
+            "/mcp",
+            json.dumps(message),
+            content_type="application/json",
+            headers={
+                "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": "2025-11-25",
+            },
+        )
+        result = response.json()["result"]
+        assert result["isError"] is False
+        return "\n".join(block["text"] for block in result["content"])
+
+    slug = medical_slug(text_of("tender_facets", {}))
+    page = text_of("list_tenders", {**TASK_LIST, "category": slug})
+    assert page.startswith("4 rows match; 3 shown (issue 2026-W48, English).")
+    found = ids_in(page)
+    assert len(found) == 3 and set(found) <= wanted
+    assert all(
+        " | HK | Medical supplies and equipment | le_2w | " in line
+        for line in page.splitlines()[1:4]
+    )
+    # The cursor in the text reads the fourth.
+    cursor = page.splitlines()[-1].split('cursor "')[1].rstrip('".')
+    rest = text_of("list_tenders", {**TASK_LIST, "category": slug, "cursor": cursor})
+    assert set(found + ids_in(rest)) == wanted and rest.endswith("Last page.")
+    one = text_of("get_tender", {"at_id": found[0]})
+    assert ids_in(one) == [found[0]] and " | le_2w | " in one

@@ -48,9 +48,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import __version__, contract
+from . import __version__, csvrows
 from . import validate as validation
-from .console import clean, fit_widths, render
+from .console import CommonStart, after_start, clean, fit_widths, render
 from .http import DEFAULT_BASE_URL, DEFAULT_TIMEOUT, Api, ApiError, NotTheApi, Unreachable
 
 EXIT_OK = 0
@@ -62,6 +62,7 @@ EXIT_DEGRADED = 5
 DEFAULT_MAX_RESTARTS = 3
 EXPORT_PAGE = 200  # the API's largest page: fewest requests for a whole crawl
 MIN_SUMMARY = 12
+MIN_CATEGORY = 10
 DEFAULT_COLUMNS = 100
 
 
@@ -213,13 +214,37 @@ def terminal_columns() -> int:
 
 def print_table(ctx: Context, rows: Callable[[], Iterator[Any]]) -> None:
     """Rows as an aligned table as wide as the terminal. ``rows`` is called twice (widths
-    first), so a table of a whole export is read back from its file, not held in memory."""
-    widths = fit_widths(TABLE_HEADER, (row_cells(r) for r in rows()), TABLE_LIMITS)
-    room = terminal_columns() - sum(widths[:-1]) - 2 * (len(widths) - 1)
-    widths[-1] = min(widths[-1], max(room, MIN_SUMMARY))
+    first), so a table of a whole export is read back from its file, not held in memory.
+
+    When the summaries do not fit, category and summary share the room left (the summary
+    three fifths of it), and each summary is shortened from the end of what tells it apart: the
+    start every summary of the table shares is left out (said once, after the table), so a
+    narrow column does not show the same template words on every line."""
+    shared = CommonStart()
+
+    def cells() -> Iterator[tuple[str, ...]]:
+        for row in rows():
+            line = row_cells(row)
+            shared.add(clean(line[-1]))
+            yield line
+
+    widths = fit_widths(TABLE_HEADER, cells(), TABLE_LIMITS)
+    room = terminal_columns() - sum(widths[:-2]) - 2 * (len(widths) - 1)
+    category, summary = widths[-2:]
+    start = ""
+    if category + summary > room:
+        most = max(MIN_SUMMARY, room * 3 // 5)
+        category = min(category, max(MIN_CATEGORY, room - most))
+        summary = max(room - category, MIN_SUMMARY)
+        start = shared.value()
+    widths[-2:] = [category, summary]
     ctx.out(render(TABLE_HEADER, [], widths)[0])
     for row in rows():
-        ctx.out(render((), [row_cells(row)], widths)[0])
+        line = row_cells(row)
+        line = (*line[:-1], after_start(clean(line[-1]), start))
+        ctx.out(render((), [line], widths)[0])
+    if start:
+        ctx.err(f'summaries shortened: each starts with "{start.strip()}", left out above')
 
 
 def flatten(value: dict, prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -463,41 +488,20 @@ class TableWriter(RowsWriter):
 class CsvWriter(Writer):
     """``export --format csv``: one column per field, category as one column per language.
 
-    The columns follow the published schema of the row asked for (full, or one language)."""
+    The columns follow the published schema of the row asked for (full, or one language);
+    ``csvrows`` defines them, for ``tenders validate`` too."""
 
     def __init__(self, one_language: bool):
-        schema = contract.lang_row_schema() if one_language else contract.row_schema()
-        self.columns: list[tuple[str, str | None]] = []
-        for name, spec in schema["properties"].items():
-            if spec.get("type") == "object":
-                self.columns += [(f"{name}_{sub}", sub) for sub in spec["properties"]]
-            else:
-                self.columns.append((name, None))
-        self.fields = [name for name, _ in self.columns]
+        self.one_language = one_language
+        self.fields = csvrows.header(one_language)
 
     def start(self, spool: Spool) -> None:
         self.csv = csv.writer(spool.file)
-        self.csv.writerow(column for column, _ in self.columns)
+        self.csv.writerow(self.fields)
 
     def page(self, spool: Spool, body: dict) -> None:
         for row in body["data"]:
-            values = []
-            for column, sub in self.columns:
-                if sub is not None:
-                    parent = column[: -len(sub) - 1]
-                    value = (row.get(parent) or {}).get(sub)
-                else:
-                    value = row.get(column)
-                values.append(csv_value(value))
-            self.csv.writerow(values)
-
-
-def csv_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else dumps(value)
+            self.csv.writerow(csvrows.cells(row, self.one_language))
 
 
 class Progress:

@@ -48,6 +48,46 @@ def cut(text: str, columns: int) -> str:
     return "".join(kept).rstrip() + ELLIPSIS
 
 
+# Where a shared start may end: after punctuation or a space, so no word is cut in two.
+BOUNDARIES = frozenset(" ,.:;，。：；、")
+
+
+class CommonStart:
+    """The start every text added shares, ending at a boundary and never a whole text: the
+    template words that begin every summary of a table (``采购内容`` and its colon), which
+    say nothing about one row. One pass, so the texts may come from a file."""
+
+    def __init__(self) -> None:
+        self.common: str | None = None
+        self.shortest = 0
+        self.count = 0
+
+    def add(self, text: str) -> None:
+        self.count += 1
+        if self.common is None:
+            self.common, self.shortest = text, len(text)
+            return
+        self.shortest = min(self.shortest, len(text))
+        common, same = self.common, 0
+        for mine, theirs in zip(common, text, strict=False):
+            if mine != theirs:
+                break
+            same += 1
+        self.common = common[:same]
+
+    def value(self) -> str:
+        if self.count < 2 or not self.common:
+            return ""
+        start = self.common[: self.shortest - 1]
+        end = max((i + 1 for i, char in enumerate(start) if char in BOUNDARIES), default=0)
+        return start[:end]
+
+
+def after_start(text: str, start: str) -> str:
+    """``text`` without ``start`` (and the spaces after it)."""
+    return text[len(start) :].lstrip() if start and text.startswith(start) else text
+
+
 def cell(text: str, columns: int, *, right: bool = False) -> str:
     """``text`` cut and padded to exactly ``columns`` columns."""
     text = cut(text, columns)

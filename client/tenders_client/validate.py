@@ -36,6 +36,7 @@ ordered file is next to its twin), and the ``asaptic_id`` values seen are kept c
 """
 
 import argparse
+import csv
 import gzip
 import io
 import json
@@ -43,15 +44,15 @@ import sys
 import urllib.error
 import urllib.request
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, BinaryIO, TextIO
 
 from jsonschema import Draft202012Validator, ValidationError, validators
 
-from . import __version__, contract
+from . import __version__, contract, csvrows
 from .fastcheck import compile_schema, pattern_search
 from .jsonstream import CHUNK, JsonReader, JsonSyntaxError, Streamed
 from .jsontypes import a_type, explained, wanted
@@ -59,6 +60,7 @@ from .jsontypes import a_type, explained, wanted
 EXIT_VALID, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 DEFAULT_MAX_PROBLEMS = 100
 FLAT_FILE, PAGE, ROWS, PAGES = "flat file", "API page", "JSON Lines of rows", "JSON Lines of pages"
+CSV_ROWS = "CSV of rows"
 FULL, ONE_LANGUAGE = "full", "one-language"
 
 
@@ -163,10 +165,12 @@ class Problem:
     rule: str
     row: int | None = None
     asaptic_id: str | None = None
+    line: int | None = None  # the row's line in JSON Lines and CSV
 
     def __str__(self) -> str:
         field_part = f"{self.field}: " if self.field else ""
-        return f"{self.where}: {field_part}{self.message} ({self.rule})"
+        line = f", line {self.line}" if self.line is not None else ""
+        return f"{self.where}{line}: {field_part}{self.message} ({self.rule})"
 
     def as_dict(self) -> dict:
         return {
@@ -176,6 +180,7 @@ class Problem:
             "rule": self.rule,
             "row": self.row,
             "asaptic_id": self.asaptic_id,
+            "line": self.line,
         }
 
 
@@ -321,9 +326,37 @@ class Validation:
         self.first_page_meta: dict | None = None
         self.issue_id: str | None = None
         self.last_cursor: Any = None
+        # The line of the row being checked (JSON Lines and CSV), asked only for a problem
+        # that is shown.
+        self.line_of: Callable[[], int] | None = None
+        # Problems of the first JSON document, held until it is known whether the file is
+        # JSON Lines (then its rows' lines are shown): at most the report's limit kept.
+        self.pending: list[Problem] | None = None
+        self.pending_count = 0
 
     def problem(self, where: str, field: str, message: str, rule: str, **row) -> None:
-        self.report.add(Problem(where, field, message, rule, **row))
+        shown = self.report.count + self.pending_count < self.report.limit
+        if row and shown and self.line_of is not None:
+            row["line"] = self.line_of()
+        found = Problem(where, field, message, rule, **row)
+        if self.pending is None:
+            self.report.add(found)
+            return
+        self.pending_count += 1
+        if shown:
+            self.pending.append(found)
+
+    def flush(self, lines: bool) -> None:
+        """Report the held problems, with their rows' lines when the file has lines of its
+        own (JSON Lines), without them otherwise (one document)."""
+        if self.pending is None:
+            return
+        held, extra = self.pending, self.pending_count - len(self.pending)
+        self.pending = None
+        self.pending_count = 0
+        for found in held:
+            self.report.add(found if lines else replace(found, line=None))
+        self.report.count += extra
 
     # rows
 
@@ -451,14 +484,64 @@ class Validation:
     # reading
 
     def run(self, stream: BinaryIO, *, chunk: int = CHUNK) -> Summary:
+        if not hasattr(stream, "peek"):
+            stream = io.BufferedReader(stream)
+        if csvrows_start(stream):
+            self.kind = CSV_ROWS
+            self._read_csv(stream)
+            return Summary(self.kind, self.rows, self.report.count, None, 0)
         reader = JsonReader(stream, chunk=chunk)
+        self.line_of = lambda: reader.position()[0]
         try:
             self._read(reader)
         except JsonSyntaxError as exc:
+            self.flush(lines=self.kind in (ROWS, PAGES))
             after = f", after row {self.rows}" if self.rows else ""
             message = f"not valid JSON: {exc.message} (line {exc.line}, column {exc.column}{after})"
             self.problem("file", "", message, "json")
+        self.flush(lines=False)
         return Summary(self.kind, self.rows, self.report.count, self.issue_id, self.pages)
+
+    def _read_csv(self, stream: BinaryIO) -> None:
+        """``tenders export --format csv``: the header names the shape (full or one
+        language); each line is read back into its row and checked as a row of JSON Lines is,
+        its problems named with the line it starts on."""
+        text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
+        reader = csv.reader(text, strict=True)
+        try:
+            self._csv_rows(reader)
+        except csv.Error as exc:
+            self.problem("file", "", f"not valid CSV: {exc} (line {reader.line_num})", "csv")
+        except UnicodeDecodeError as exc:
+            after = f", after row {self.rows}" if self.rows else ""
+            self.problem("file", "", f"the text is not UTF-8 ({exc.reason}{after})", "csv")
+        finally:
+            text.detach()  # the stream is its opener's to close
+
+    def _csv_rows(self, reader) -> None:
+        names = next(reader, [])
+        one_language = csvrows.shape_of(names)
+        if one_language is None:
+            starts = (",".join(csvrows.header(one)[:3]) for one in (False, True))
+            wanted = " or ".join(f"{start},..." for start in starts)
+            self.problem("line 1", "", f"is not the header of a row export ({wanted})", "csv")
+            return
+        self.shape = ONE_LANGUAGE if one_language else FULL
+        line = 1
+        self.line_of = lambda: line
+        while True:
+            line = reader.line_num + 1  # where the next record starts
+            values = next(reader, None)
+            if values is None:
+                return
+            if not values:
+                continue  # a blank line
+            if len(values) != len(names):
+                self.rows += 1
+                message = f"has {len(values)} fields, the header {len(names)}"
+                self.problem(f"row {self.rows}", "", message, "csv", row=self.rows)
+                continue
+            self.check_row(csvrows.row(names, values, one_language), [])
 
     def _on_array(self, name: str) -> None:
         # Known for sure at the end of the document; named now for a report cut short.
@@ -468,6 +551,7 @@ class Validation:
         self.check_row(element, repeated, full_only=name == "rows")
 
     def _read(self, reader: JsonReader) -> None:
+        self.pending = []
         first = reader.peek()
         if not first:
             self.problem("file", "", "is empty", "json")
@@ -497,6 +581,7 @@ class Validation:
                 self.check_page(members, repeated, many=False)
                 return
             self.kind = PAGES
+            self.flush(lines=True)
             self.check_page(members, repeated, many=True)
             while True:
                 members, repeated = reader.document(frozenset({"data"}), self._on_element)
@@ -512,6 +597,7 @@ class Validation:
             self.finish_pages()
             return
         self.kind = ROWS
+        self.flush(lines=True)
         nested = reader.take_repeated()
         self.check_row(members, [name for name, _, _ in repeated] + nested)
         while not self._next_record(reader):
@@ -528,6 +614,12 @@ class Validation:
             message = f"two records on one line (line {line}, column {column})"
             self.problem("file", "", message, "json")
         return False
+
+
+def csvrows_start(stream: BinaryIO) -> bool:
+    """Whether ``stream`` starts as a CSV export does (with its header), without reading."""
+    head = stream.peek(len(csvrows.HEADER_START) + 3)
+    return head.removeprefix(b"\xef\xbb\xbf").startswith(csvrows.HEADER_START.encode())
 
 
 def _is_int(value: Any) -> bool:

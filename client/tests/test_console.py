@@ -1,6 +1,8 @@
 """The client's pure parts: terminal widths of trilingual text, cells and tables, query strings
 and base URLs. No server."""
 
+import io
+
 import pytest
 from tenders_client.console import cell, clean, cut, fit_widths, render, text_width
 from tenders_client.http import check_base_url, query_string
@@ -68,3 +70,69 @@ def test_base_urls_are_checked():
     for wrong in ("127.0.0.1:8000", "ftp://example.com", "http://", "http://x/?a=1"):
         with pytest.raises(ValueError):
             check_base_url(wrong)
+
+
+def test_the_common_start_ends_at_a_boundary_and_never_takes_a_whole_text():
+    from tenders_client.console import CommonStart, after_start
+
+    def start(*texts):
+        common = CommonStart()
+        for text in texts:
+            common.add(text)
+        return common.value()
+
+    zh = (
+        "采购内容：建筑物施工工程。新加坡公法机构采购工程。",
+        "采购内容：抗肿瘤药。新加坡公共机构采购货物。",
+    )
+    assert start(*zh) == "采购内容："
+    assert after_start(zh[1], "采购内容：") == "抗肿瘤药。新加坡公共机构采购货物。"
+    assert start("Supply of monitors.", "Supply of masks.") == "Supply of "  # a word boundary
+    assert start("Supplies for a", "Supplier lists") == ""  # no boundary inside "Suppl"
+    assert start("Same text.", "Same text.") == "Same "  # never the whole of a text
+    assert start("Only one: alone.") == ""  # one row: nothing is shared
+    assert after_start("Other text", "采购内容：") == "Other text"
+
+
+CHINESE_ROWS = [
+    {
+        "asaptic_id": f"AT-TEST-000000000{i}",
+        "market": "SG",
+        "category": {"name": name},
+        "summary": f"采购内容：{what}。新加坡公共机构采购货物。分2个标段。期限约2年。公开招标，合格供应商均可投标。",
+        "value_band": "lt_500k",
+        "closing_bucket": "gt_4w",
+        "lead_ok": True,
+        "new_this_issue": True,
+    }
+    for i, (name, what) in enumerate(
+        [("建筑工程", "建筑物施工工程"), ("药品", "抗肿瘤药"), ("实验室及科学仪器", "分析仪")], 1
+    )
+]
+
+
+def table(rows: list[dict], columns: int, monkeypatch) -> tuple[list[str], str]:
+    import argparse
+
+    from tenders_client import cli
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    out, err = io.StringIO(), io.StringIO()
+    ctx = cli.Context(argparse.Namespace(json=False), out, err)
+    cli.print_table(ctx, lambda: iter(rows))
+    return out.getvalue().splitlines(), err.getvalue()
+
+
+def test_an_80_column_table_shows_what_tells_each_summary_apart(monkeypatch):
+    lines, err = table(CHINESE_ROWS, 80, monkeypatch)
+    assert max(text_width(line) for line in lines) <= 80
+    assert not any("采购内容" in line for line in lines)  # the shared start is left out
+    assert [line.split()[-1] for line in lines[1:]] == [
+        "建筑物施工...",
+        "抗肿瘤药。...",
+        "分析仪。新...",
+    ]
+    assert err == 'summaries shortened: each starts with "采购内容：", left out above\n'
+    # Wide enough for every summary: nothing left out, nothing said.
+    lines, err = table(CHINESE_ROWS, 200, monkeypatch)
+    assert lines[1].endswith(CHINESE_ROWS[0]["summary"]) and err == ""

@@ -282,8 +282,8 @@ def test_a_crawl_that_stops_early_or_repeats_rows():
     code, report = check(jsonl([first, again]))
     assert code == 1
     assert report == [
-        "row 3 (AT-TEST-0000000002): asaptic_id: also on row 2 (unique-id)",
-        "row 3 (AT-TEST-0000000002): sort_key: the same as row 2's (unique-sort-key)",
+        "row 3 (AT-TEST-0000000002), line 2: asaptic_id: also on row 2 (unique-id)",
+        "row 3 (AT-TEST-0000000002), line 2: sort_key: the same as row 2's (unique-sort-key)",
         "invalid: 2 problems; JSON Lines of 2 pages, 4 rows, issue 2026-W48",
     ]
 
@@ -317,7 +317,7 @@ def test_json_lines_rules():
     assert check(mixed) == (
         1,
         [
-            "row 2 (AT-TEST-0000000002): a one-language row among full rows (shape)",
+            "row 2 (AT-TEST-0000000002), line 2: a one-language row among full rows (shape)",
             "invalid: 1 problem; JSON Lines of rows, 3 rows",
         ],
     )
@@ -442,6 +442,7 @@ def test_main_reads_files_gzip_and_reports_as_json(tmp_path):
                 "rule": "type",
                 "row": 2,
                 "asaptic_id": "AT-TEST-0000000002",
+                "line": None,
             }
         ],
     }

@@ -5,16 +5,16 @@ the shared tier (``tenders.answers``) instead of reading rows for them."""
 import logging
 
 from .. import current, selectors
-from ..filters import MAX_LIMIT, REST, TOOL
+from ..filters import MAX_LIMIT, PAGES, REST, TOOL
 from ..markets import MARKET_CODES
 from ..models import Issue
 from ..rows import LANGS
 
 log = logging.getLogger(__name__)
 
-# The first pages asked for most: no filter and each market; no filter in each language (the
-# people's pages' first page too); at the default page size of REST and of the tool server;
-# and the Atom feeds' pages. Other first pages are computed on first use.
+# The first pages asked for most: no filter and each market; no filter in each language; at the
+# defaults of REST, of the tool server (ten rows, English unless asked) and of the people's
+# pages (twenty rows); and the Atom feeds' pages. Other first pages are computed on first use.
 FIRST_PAGES = (
     {},
     *({"market": code} for code in MARKET_CODES),
@@ -28,7 +28,7 @@ FEEDS = (
 
 def common_requests() -> list[tuple]:
     """(surface, parameters) of the first pages warmed at publication."""
-    pages = [(surface, params) for surface in (REST, TOOL) for params in FIRST_PAGES]
+    pages = [(surface, params) for surface in (REST, TOOL, PAGES) for params in FIRST_PAGES]
     return pages + [(REST, params) for params in FEEDS]
 
 
