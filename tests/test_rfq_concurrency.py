@@ -25,9 +25,11 @@ class _WideBacklogServer(ThreadedWSGIServer):
 
 
 @pytest.fixture
-def live_intake_server(transactional_db):
+def live_intake_server(django_db_serialized_rollback, transactional_db):
     """pytest-django's live server (a thread of Django's threaded WSGI server on the
-    transactional test database), with a production-sized listen backlog."""
+    transactional test database), with a production-sized listen backlog. Serialized rollback,
+    like every transactional test here: a flush that recreates content types would collide
+    with the next test that restores the serialized database."""
     server = LiveServer("127.0.0.1", start=False)
     server.thread.server_class = _WideBacklogServer
     server.start()
