@@ -103,6 +103,23 @@ def test_new_this_issue_only(client, feed):
     )
 
 
+@pytest.mark.parametrize(
+    "page_name, api_name", [("zh-hans", "zh"), ("zh-hant", "zht"), ("ZH-Hant", "zht"), ("en", "en")]
+)
+def test_feeds_take_the_pages_language_names(client, feed, page_name, api_name):
+    for url in ("/feeds/tenders.atom", "/feeds/new.atom"):
+        by_page = parse(client.get(url, {"lang": page_name, "closing_bucket": "all"}))
+        by_api = parse(client.get(url, {"lang": api_name, "closing_bucket": "all"}))
+        assert by_page.feed.language == by_api.feed.language
+        assert by_page.feed.title == by_api.feed.title
+        assert [(e.id, e.title, e.summary) for e in by_page.entries] == [
+            (e.id, e.title, e.summary) for e in by_api.entries
+        ]
+    # The API keeps its own names: a page name there is still refused.
+    assert client.get("/api/v1/tenders", {"lang": "zh-hans"}).status_code == 400
+    assert client.get("/feeds/new.atom", {"lang": "zh-hanz"}).status_code == 400
+
+
 def test_entry_ids_stay_the_same_across_issues(client, feed, t0):
     before = parse(client.get("/feeds/tenders.atom", {"closing_bucket": "all"}))
     services.publish_issue(now=t0 + timedelta(days=1))

@@ -1,7 +1,8 @@
 """Atom feeds of the current issue: ``/feeds/tenders.atom`` and ``/feeds/new.atom``.
 
 Each is the first page of ``tenders.selectors.list_tenders`` (up to 200 rows; ``limit`` may
-ask for fewer) with the listing's filters and ``lang`` (default ``en``), written with Django's
+ask for fewer) with the listing's filters and ``lang`` (default ``en``; the pages' names
+``zh-hans`` and ``zh-hant`` are taken too), written with Django's
 feed generator. ``new.atom`` is the same with ``new=true`` fixed. Entry ids are tag URIs of
 ``asaptic_id`` (stable across issues, so a reader sees a row once); every ``updated`` is the
 issue's ``generated``. Conditional GETs and bad parameters behave as on the API: ``ETag`` is
@@ -31,7 +32,7 @@ from config.errors import ApiError
 from tenders import selectors
 from tenders.filters import LIST_PARAMS, MAX_LIMIT, check_params
 
-from .labels import CLOSING, HTML_LANG, PAGE_LANG, market_name
+from .labels import API_LANG, CLOSING, HTML_LANG, PAGE_LANG, market_name
 
 # The year in every entry id: ids were minted under this authority from then on (RFC 4151).
 TAG_YEAR = 2026
@@ -52,9 +53,20 @@ def tag_uri(authority: str, at_id: str) -> str:
     return f"tag:{authority},{TAG_YEAR}:{at_id}"
 
 
+def feed_lang(params: dict) -> dict:
+    """The feeds take the pages' language names too (``zh-hans``, ``zh-hant``, any case) for
+    ``lang``: they become the listing's (``zh``, ``zht``); anything else is the listing's to
+    accept or refuse."""
+    value = params.get("lang")
+    if isinstance(value, str) and value.lower() in API_LANG:
+        return {**params, "lang": API_LANG[value.lower()]}
+    return params
+
+
 def _feed(request, *, only_new: bool):
     params = query_params(request)
     check_params(params, NEW_FEED_PARAMS if only_new else FEED_PARAMS)
+    params = feed_lang(params)
     params = {"lang": "en", "limit": str(MAX_LIMIT), **params}
     if only_new:
         params["new"] = "true"
