@@ -13,11 +13,14 @@ error body.
 from urllib.parse import urlencode, urlsplit
 
 from django.http import HttpResponse, JsonResponse
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
-from django.utils.feedgenerator import Atom1Feed
+from django.utils.cache import patch_vary_headers
+from django.utils.feedgenerator import Atom1Feed, Stylesheet
 from django.utils.html import escape
 from django.utils.translation import gettext as _
+from django.utils.xmlutils import SimplerXMLGenerator
 from django.views.decorators.http import require_safe
 
 from config.api import (
@@ -43,10 +46,22 @@ NEW_FEED_PARAMS = tuple(p for p in FEED_PARAMS if p != "new")
 
 class IssueAtomFeed(Atom1Feed):
     """Atom whose feed-level ``updated`` is the issue's, even when no entry matches (Django's
-    generator would write the time of the request)."""
+    generator would write the time of the request), with an XSLT stylesheet."""
 
     def latest_post_date(self):
         return self.feed["updated"]
+
+    def write(self, outfile, encoding):
+        # Atom1Feed.write, with the stylesheet instructions RssFeed writes (Django 5.2 writes
+        # them for RSS only), before the first tag.
+        handler = SimplerXMLGenerator(outfile, encoding, short_empty_elements=True)
+        handler.startDocument()
+        for stylesheet in self.feed["stylesheets"] or []:
+            handler.processingInstruction("xml-stylesheet", stylesheet)
+        handler.startElement("feed", self.root_attributes())
+        self.add_root_elements(handler)
+        self.write_items(handler)
+        handler.endElement("feed")
 
 
 def tag_uri(authority: str, at_id: str) -> str:
@@ -105,6 +120,8 @@ def _write(request, params, page, issue, only_new, lang) -> HttpResponse:
         feed_guid=request.build_absolute_uri(),
         author_name=_("Tender feed"),
         updated=issue.generated,
+        # A browser shows the feed as a page through this stylesheet (feed readers ignore it).
+        stylesheets=[Stylesheet(static("pages/feed.xsl"), mimetype="text/xsl")],
     )
     for row in page["data"]:
         market = market_name(row["market"], lang)
@@ -116,9 +133,28 @@ def _write(request, params, page, issue, only_new, lang) -> HttpResponse:
             updateddate=issue.generated,
             categories=[row["category"]["name"], row["market"]],
         )
-    response = HttpResponse(content_type=feed.content_type)
+    # A browser (it asks for HTML first) gets the same document as XML, which it renders
+    # through the stylesheet; feed readers get Atom's own type.
+    browser = _wants_html(request)
+    response = HttpResponse(
+        content_type="application/xml; charset=utf-8" if browser else feed.content_type
+    )
     feed.write(response, "utf-8")
+    patch_vary_headers(response, ("Accept",))
     return response
+
+
+def _wants_html(request) -> bool:
+    """True when ``Accept`` ranks text/html above every Atom and XML type (a browser's
+    navigation), False for feed readers and for no Accept at all."""
+    accept = request.headers.get("Accept", "")
+    ranked = [part.split(";")[0].strip().lower() for part in accept.split(",")]
+    for media in ranked:
+        if media in ("text/html", "application/xhtml+xml"):
+            return True
+        if media in ("application/atom+xml", "application/xml", "text/xml", "*/*"):
+            return False
+    return False
 
 
 def _json_errors(view):
