@@ -188,3 +188,26 @@ def test_before_the_first_issue(client, db):
     response = client.get("/feeds/tenders.atom")
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "service_unavailable"
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_a_feed_carries_its_stylesheet_and_a_browser_gets_it_as_xml(client, feed):
+    reader = client.get("/feeds/new.atom", {"lang": "zh-hans"})
+    browser = client.get("/feeds/new.atom", {"lang": "zh-hans"}, HTTP_ACCEPT=BROWSER_ACCEPT)
+    assert reader["Content-Type"] == ATOM
+    assert browser["Content-Type"] == "application/xml; charset=utf-8"
+    assert reader.content == browser.content
+    assert "Accept" in reader["Vary"] and "Accept" in browser["Vary"]
+    head = reader.content.decode()[:200]
+    assert head.startswith(
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<?xml-stylesheet href="/static/pages/feed.xsl" media="screen" type="text/xsl"?><feed '
+    )
+    assert parse(reader).entries  # still plain Atom for a feed reader
+    for accept in ("application/atom+xml", "application/xml", "*/*"):
+        assert client.get("/feeds/new.atom", HTTP_ACCEPT=accept)["Content-Type"] == ATOM
+    stylesheet = client.get("/static/pages/feed.xsl")
+    assert stylesheet.status_code == 200
+    assert stylesheet["Content-Type"].startswith("text/xsl")
