@@ -87,28 +87,41 @@ def describe(query: dict) -> str:
     return "; ".join(parts)
 
 
-def _message(
-    subscription: Subscription,
-    subject: str,
-    template: str,
-    context: dict,
-    message_id: str | None = None,
-) -> EmailMultiAlternatives:
-    unsubscribe = subscriptions.unsubscribe_url(subscription)
+# Stand-ins for what differs between readers of the same search and language, so a digest's
+# text and HTML are rendered once per search and language and then filled in per reader (no
+# character in them is changed by HTML escaping).
+UNSUBSCRIBE_MARK = "urn:x-tenders:unsubscribe"
+MANAGE_MARK = "urn:x-tenders:manage"
+
+
+def _render(subscription: Subscription, subject, template: str, context: dict) -> tuple:
+    """(subject, text, html) with the per-reader links left as marks."""
     context = {
         **context,
-        "subscription": subscription,
         "search": describe(subscription.query),
-        "unsubscribe_url": unsubscribe,
-        "manage_url": subscriptions.manage_url(subscription.email, subscription.lang),
+        "unsubscribe_url": UNSUBSCRIBE_MARK,
+        "manage_url": MANAGE_MARK,
     }
     with translation.override(subscriptions.PAGE_LANG[subscription.lang]):
         text = render_to_string(f"pages/mail/{template}.txt", context)
         html = render_to_string(f"pages/mail/{template}.html", context)
         subject = str(subject) % context.get("subject_values", {})
+    return subject, text, html
+
+
+def _message(
+    subscription: Subscription, rendered: tuple, message_id: str | None = None
+) -> EmailMultiAlternatives:
+    subject, text, html = rendered
+    unsubscribe = subscriptions.unsubscribe_url(subscription)
+    manage = subscriptions.manage_url(subscription.email, subscription.lang)
+
+    def fill(body: str) -> str:
+        return body.replace(UNSUBSCRIBE_MARK, unsubscribe).replace(MANAGE_MARK, manage)
+
     message = EmailMultiAlternatives(
         subject=subject,
-        body=text,
+        body=fill(text),
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[subscription.email],
         headers={
@@ -120,7 +133,7 @@ def _message(
             "Auto-Submitted": "auto-generated",
         },
     )
-    message.attach_alternative(html, "text/html")
+    message.attach_alternative(fill(html), "text/html")
     return message
 
 
@@ -129,7 +142,7 @@ def send_confirmation(subscription: Subscription) -> None:
     person may ask again (the page says so)."""
     from django.utils.translation import gettext_lazy as _
 
-    message = _message(
+    rendered = _render(
         subscription,
         _("Confirm your weekly tender digest"),
         "confirm",
@@ -138,37 +151,49 @@ def send_confirmation(subscription: Subscription) -> None:
             "days": settings.SUBSCRIPTION_CONFIRM_DAYS,
         },
     )
+    message = _message(subscription, rendered)
     try:
         message.send()
     except Exception:
         log.exception("Confirmation of subscription #%s not sent", subscription.pk)
 
 
-def digest_message(subscription: Subscription, issue: Issue, page: dict) -> EmailMultiAlternatives:
+def digest_message(
+    subscription: Subscription, issue: Issue, page: dict, rendered: dict | None = None
+) -> EmailMultiAlternatives:
+    """The digest of ``issue`` for one reader; ``rendered`` keeps the bodies of each search
+    and language across a run."""
     from django.utils.translation import gettext_lazy as _
 
-    meta = page["meta"]
-    with translation.override(subscriptions.PAGE_LANG[subscription.lang]):
-        rows = [
+    rendered = {} if rendered is None else rendered
+    key = (subscription.search_key, subscription.lang)
+    if key not in rendered:
+        meta = page["meta"]
+        with translation.override(subscriptions.PAGE_LANG[subscription.lang]):
+            rows = [
+                {
+                    **row,
+                    "url": subscriptions.public_base()
+                    + reverse("pages:tender", kwargs={"at_id": row["asaptic_id"]}),
+                }
+                for row in page["data"]
+            ]
+        rendered[key] = _render(
+            subscription,
+            _("%(total)s new tenders for your search in issue %(issue)s"),
+            "digest",
             {
-                **row,
-                "url": subscriptions.public_base()
-                + reverse("pages:tender", kwargs={"at_id": row["asaptic_id"]}),
-            }
-            for row in page["data"]
-        ]
+                "rows": rows,
+                "total": meta["total"],
+                "more": meta["total"] - len(rows),
+                "issue_id": issue.issue_id,
+                "search_url": subscriptions.search_url(subscription),
+                "subject_values": {"total": meta["total"], "issue": issue.issue_id},
+            },
+        )
     return _message(
         subscription,
-        _("%(total)s new tenders for your search in issue %(issue)s"),
-        "digest",
-        {
-            "rows": rows,
-            "total": meta["total"],
-            "more": meta["total"] - len(rows),
-            "issue_id": issue.issue_id,
-            "search_url": subscriptions.search_url(subscription),
-            "subject_values": {"total": meta["total"], "issue": issue.issue_id},
-        },
+        rendered[key],
         message_id=f"<digest.{subscription.pk}.{issue.pk}@{_domain()}>",
     )
 
@@ -207,6 +232,7 @@ def send_digests(
     subscriptions.expire_unconfirmed(now=now)
     run = DigestRun()
     answers: dict = {}
+    rendered: dict = {}
     pending = Subscription.objects.filter(confirmed_at__isnull=False).exclude(
         pk__in=DigestDelivery.objects.filter(issue=issue).values("subscription_id")
     )
@@ -238,7 +264,7 @@ def send_digests(
                     run.empty += 1
                     continue
                 try:
-                    connection.send_messages([digest_message(subscription, issue, page)])
+                    connection.send_messages([digest_message(subscription, issue, page, rendered)])
                 except Exception as error:
                     # Not handed over: the claim goes, so a retry sends it.
                     delivery.delete()
