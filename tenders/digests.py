@@ -137,9 +137,9 @@ def _message(
     return message
 
 
-def send_confirmation(subscription: Subscription) -> None:
+def send_confirmation(subscription: Subscription) -> bool:
     """The one mail an address gets before it confirmed. A failing server is logged: the
-    person may ask again (the page says so)."""
+    person may ask again."""
     from django.utils.translation import gettext_lazy as _
 
     rendered = _render(
@@ -156,6 +156,8 @@ def send_confirmation(subscription: Subscription) -> None:
         message.send()
     except Exception:
         log.exception("Confirmation of subscription #%s not sent", subscription.pk)
+        return False
+    return True
 
 
 def digest_message(

@@ -149,16 +149,15 @@ def subscribe(
     client: ClientInfo,
     now: datetime | None = None,
 ) -> None:
-    """Ask for the digest of a search: validate, limit, then mail a confirmation link unless the
-    address is already confirmed for this search (the caller is told the same either way)."""
+    """Ask for the digest of a search: validate, limit the network, record it, and queue the
+    confirmation mail. The request does the same work for every address (the mail is decided
+    and sent by ``send_confirmation``, in a worker), so neither its answer nor its time tells
+    whether the address was new, waiting or already confirmed."""
     address = clean_email(email)
     lang = clean_lang(lang)
     query, key = saved_search(params)
     now = now or timezone.now()
     _limit("subscribe-net", rate_limit_subject(client.ip), "SUBSCRIPTION_RATE_LIMIT", now, True)
-    if not _limit("subscribe-address", address.lower(), "SUBSCRIPTION_ADDRESS_RATE_LIMIT", now):
-        log.info("Subscription confirmation not sent: the address is over its limit.")
-        return
     try:
         with transaction.atomic():
             subscription, _ = Subscription.objects.get_or_create(
@@ -167,14 +166,31 @@ def subscribe(
                 lang=lang,
                 defaults={"query": query, "created_at": now},
             )
-    except IntegrityError:  # the same request twice at once: the other one mails
+    except IntegrityError:  # the same request twice at once: the other one queues the mail
         return
-    if subscription.confirmed:
-        return
+    from .tasks import send_confirmation_task
+
+    send_confirmation_task.enqueue(subscription_id=subscription.pk)
+
+
+def send_confirmation(subscription_id: int, *, now: datetime | None = None) -> bool:
+    """Mail the confirmation link unless the subscription is gone or confirmed, or the address
+    had its ``SUBSCRIPTION_ADDRESS_RATE_LIMIT`` of them; True when it was sent."""
+    subscription = Subscription.objects.filter(pk=subscription_id).first()
+    if subscription is None or subscription.confirmed:
+        return False
+    now = now or timezone.now()
+    if not _limit(
+        "subscribe-address", subscription.email.lower(), "SUBSCRIPTION_ADDRESS_RATE_LIMIT", now
+    ):
+        log.info("Confirmation of #%s not sent: address over its limit.", subscription_id)
+        return False
     from . import digests
 
-    digests.send_confirmation(subscription)
+    if not digests.send_confirmation(subscription):
+        return False
     Subscription.objects.filter(pk=subscription.pk).update(confirmation_sent_at=now)
+    return True
 
 
 def _limit(scope: str, subject: str, setting: str, now: datetime, refuse: bool = False) -> bool:

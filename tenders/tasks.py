@@ -206,6 +206,14 @@ def send_digests_task(job_id: int) -> dict:
     return run_job(job_id, _send_digests)
 
 
+@task()
+def send_confirmation_task(subscription_id: int) -> bool:
+    """A subscription's confirmation mail, sent off the request (see ``subscriptions``)."""
+    from . import subscriptions
+
+    return subscriptions.send_confirmation(subscription_id)
+
+
 # --- gate checks --------------------------------------------------------------------------
 
 
