@@ -6,7 +6,7 @@
 
 Both create ``.venv`` and install what they need on first use (again when pyproject.toml
 changes), and compile the translation catalogues of ``tenders/pages/locale/``. ``run`` migrates,
-loads demo data and publishes an issue when the database has none, then serves with gunicorn
+loads demo data and publishes an issue when none is current, then serves with gunicorn
 beside one job worker. ``test`` finds PostgreSQL (``DATABASE_URL``, else 127.0.0.1:5432, else a
 throwaway cluster started with initdb/pg_ctl and removed afterwards) and runs pytest; extra
 arguments go to pytest.
@@ -85,20 +85,6 @@ def manage(*args: str, env: dict) -> None:
     run([PY, ROOT / "manage.py", *args], env=env, cwd=ROOT)
 
 
-def manage_output(*args: str, env: dict) -> str:
-    result = subprocess.run(
-        [str(PY), str(ROOT / "manage.py"), *args],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode:
-        sys.stderr.write(result.stderr)
-        sys.exit(result.returncode)
-    return result.stdout.strip()
-
-
 # --- run ----------------------------------------------------------------------------------
 
 
@@ -113,28 +99,9 @@ def cmd_run(argv: list[str]) -> None:
     rows = env.get("DEMO_ROWS", "2000")
     say("Applying migrations")
     manage("migrate", "--noinput", "-v", "0", env=env)
-    if (
-        manage_output(
-            "shell", "-c", "from tenders.models import Issue;print(Issue.objects.exists())", env=env
-        )
-        != "True"
-    ):
-        say(f"Empty database: loading {rows} demo records and publishing the first issue")
-        manage("load_demo", "--rows", rows, "--replace", env=env)
-        manage("publish_issue", env=env)
-    if env.get("DJANGO_SUPERUSER_USERNAME") and env.get("DJANGO_SUPERUSER_PASSWORD"):
-        exists = manage_output(
-            "shell",
-            "-c",
-            "import os;from django.contrib.auth import get_user_model;"
-            "print(get_user_model().objects.filter("
-            "username=os.environ['DJANGO_SUPERUSER_USERNAME']).exists())",
-            env=env,
-        )
-        if exists != "True":
-            env.setdefault("DJANGO_SUPERUSER_EMAIL", "")
-            say(f"Creating staff account {env['DJANGO_SUPERUSER_USERNAME']}")
-            manage("createsuperuser", "--noinput", env=env)
+    # Demo records and the first issue only when no issue is current; the staff account only
+    # when missing. Safe on every start.
+    manage("setup_demo", "--rows", rows, env=env)
     base = f"http://127.0.0.1:{port}"
     print(
         f"""
@@ -161,19 +128,28 @@ command, or run:  .venv/bin/python manage.py createsuperuser
     args = [str(gunicorn), "-c", str(conf), "config.wsgi:application", *argv]
     os.chdir(ROOT)
     worker = [str(PY), str(ROOT / "manage.py"), "run_worker", "--no-startup-delay"]
-    sys.exit(supervise({"web server": args, "job worker": worker}, env))
+    commands = {"web server": args, "job worker": worker}
+    sys.exit(supervise(commands, env, restart=frozenset({"job worker"})))
 
 
-def supervise(commands: dict[str, list[str]], env: dict) -> int:
-    """Run the commands side by side until one exits or we are told to stop, then stop the rest.
+def supervise(commands: dict[str, list[str]], env: dict, restart: frozenset = frozenset()) -> int:
+    """Run the commands side by side until we are told to stop.
+
+    A command named in ``restart`` that exits is started again after a pause that doubles
+    from 1 s to 30 s (reset once it has run for a minute): a job worker that lost its database
+    comes back when the database does. Any other command that exits stops the rest.
 
     Each runs in a process group of its own, so Ctrl-C reaches it once, from here: the worker
     finishes the job in hand on the first signal and stops at once on the second.
     """
-    processes = {
-        name: subprocess.Popen(cmd, env=env, cwd=ROOT, process_group=0)
-        for name, cmd in commands.items()
-    }
+
+    def start(name: str) -> subprocess.Popen:
+        return subprocess.Popen(commands[name], env=env, cwd=ROOT, process_group=0)
+
+    processes = {name: start(name) for name in commands}
+    started = dict.fromkeys(commands, time.monotonic())
+    pause = dict.fromkeys(commands, 1.0)
+    due: dict[str, float] = {}  # name -> when to start it again
     signals: list[int] = []
 
     def forward(signum, _frame) -> None:
@@ -186,14 +162,32 @@ def supervise(commands: dict[str, list[str]], env: dict) -> int:
 
     signal.signal(signal.SIGINT, forward)
     signal.signal(signal.SIGTERM, forward)
-    while all(p.poll() is None for p in processes.values()):
-        time.sleep(0.2)
     code = 0
-    if not signals:
-        name, ended = next((n, p) for n, p in processes.items() if p.returncode is not None)
-        code = ended.returncode or 1
-        say(f"The {name} exited with code {ended.returncode}; stopping the rest")
-        forward(signal.SIGTERM, None)
+    while not signals:
+        time.sleep(0.2)
+        now = time.monotonic()
+        for name, process in processes.items():
+            if name in due:
+                if now >= due[name]:
+                    del due[name]
+                    say(f"Starting the {name} again")
+                    processes[name], started[name] = start(name), now
+                continue
+            if process.poll() is None:
+                continue
+            if name not in restart:
+                code = process.returncode or 1
+                say(f"The {name} exited with code {process.returncode}; stopping the rest")
+                forward(signal.SIGTERM, None)
+                break
+            if now - started[name] > 60:
+                pause[name] = 1.0
+            due[name] = now + pause[name]
+            say(
+                f"The {name} exited with code {process.returncode}; starting it again in "
+                f"{pause[name]:.0f} s"
+            )
+            pause[name] = min(pause[name] * 2, 30.0)
     for process in processes.values():
         process.wait()
     return code
@@ -283,18 +277,23 @@ class ThrowawayCluster:
             check=True,
             stdout=subprocess.DEVNULL,
         )
-        options = (
+        self.options = (
             f"-p {port} -k {self.dir} -c listen_addresses=127.0.0.1 "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         )
-        subprocess.run(
-            self._as_owner(
-                [self.pg_ctl, "-D", data, "-o", options, "-l", self.dir / "log", "-w", "start"]
-            ),
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        self.resume()
         return f"postgres://postgres@127.0.0.1:{port}/tenders"
+
+    def resume(self) -> None:
+        """Start the server (again, after ``pause``) on the same data and port."""
+        data = self.dir / "data"
+        start = [self.pg_ctl, "-D", data, "-o", self.options, "-l", self.dir / "log", "-w", "start"]
+        subprocess.run(self._as_owner(start), check=True, stdout=subprocess.DEVNULL)
+
+    def pause(self) -> None:
+        """Stop the server, keeping its data (the tests of an outage)."""
+        stop = [self.pg_ctl, "-D", self.dir / "data", "-m", "fast", "-w", "stop"]
+        subprocess.run(self._as_owner(stop), check=True, stdout=subprocess.DEVNULL)
 
     def stop(self) -> None:
         if not self.dir:
@@ -333,6 +332,28 @@ def choose_database(cluster: ThrowawayCluster) -> str:
     return ""
 
 
+# --- Debian packages some tests drive ------------------------------------------------------
+
+
+def apt_install(packages: list[str], why: str) -> None:
+    """Install Debian packages when we are root and apt-get exists; otherwise do nothing (the
+    test that needs them then fails and says what to install)."""
+    if not packages or os.geteuid() != 0 or not shutil.which("apt-get"):
+        return
+    say(f"Installing {' and '.join(packages)} {why} (apt-get)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-qq", *packages]
+    if subprocess.run(install, env=env).returncode:
+        subprocess.run(["apt-get", "update", "-qq"], env=env)
+        subprocess.run(install, env=env)
+
+
+def ensure_nginx() -> None:
+    """The front's test runs Debian's nginx with deploy/nginx/tenders.conf."""
+    if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+        apt_install(["nginx"], "for the nginx front's test")
+
+
 # --- curation: the admin browser test's Chromium -----------------------------------------
 
 CJK_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc")
@@ -353,13 +374,7 @@ def ensure_chromium() -> None:
     ]
     if not missing:
         return
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        say(f"Installing {' and '.join(missing)} for the admin browser test (apt-get)")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-qq", *missing]
-        if subprocess.run(install, env=env).returncode:
-            subprocess.run(["apt-get", "update", "-qq"], env=env)
-            subprocess.run(install, env=env)
+    apt_install(missing, "for the admin browser test")
     if not CHROMIUM.exists():
         print(
             f"warning: {CHROMIUM} is missing, so the admin browser test will fail. Install "
@@ -412,13 +427,8 @@ def ensure_inspector() -> None:
     if stamp.exists() and stamp.read_text().strip() == INSPECTOR:
         return
     missing = [tool for tool in ("node", "npm") if not shutil.which(tool)]
-    if missing and os.geteuid() == 0 and shutil.which("apt-get"):
-        say("Installing Node.js and npm for the MCP Inspector test (apt-get)")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        install = ["apt-get", "install", "-y", "-qq", "nodejs", "npm"]
-        if subprocess.run(install, env=env).returncode:
-            subprocess.run(["apt-get", "update", "-qq"], env=env)
-            subprocess.run(install, env=env)
+    if missing:
+        apt_install(["nodejs", "npm"], "for the MCP Inspector test")
     if not (shutil.which("node") and shutil.which("npm")):
         print(
             "warning: Node.js and npm are missing, so the MCP Inspector test cannot run (it "
@@ -437,6 +447,7 @@ def cmd_test(argv: list[str]) -> None:
     ensure_venv("test")
     compile_messages()
     ensure_chromium()
+    ensure_nginx()
     ensure_inspector()
     ensure_client_venv()
     cluster = ThrowawayCluster()

@@ -23,6 +23,13 @@ class StaffAdminSite(admin.AdminSite):
     site_header = "Tender feed: staff"
     site_title = "Tender feed staff"
     index_title = "Curate, publish and answer"
+    index_template = "admin/staff_index.html"
+
+    def index(self, request, extra_context=None):
+        """The index opens with what the health record says is wrong (its ``reasons``)."""
+        from tenders.selectors import feed_health  # the admin site loads before the apps
+
+        return super().index(request, {"feed_health": feed_health(), **(extra_context or {})})
 
     def get_app_list(self, request, app_label=None):
         apps = super().get_app_list(request, app_label)

@@ -111,8 +111,7 @@ TEMPLATES = [
 ]
 
 
-def _database() -> dict:
-    url = os.environ.get("DATABASE_URL")
+def _database(url: str | None) -> dict:
     if not url:
         VAR_DIR.mkdir(parents=True, exist_ok=True)
         return {
@@ -148,7 +147,16 @@ def _database() -> dict:
     return config
 
 
-DATABASES = {"default": _database()}
+DATABASES = {"default": _database(os.environ.get("DATABASE_URL"))}
+# Streaming replicas the public reads of a snapshot may use (tenders.replicas), comma-separated
+# URLs; each becomes an alias replica1, replica2 … Everything else reads and writes the primary.
+_REPLICA_URLS = [u.strip() for u in os.environ.get("DATABASE_REPLICA_URLS", "").split(",")]
+DATABASE_REPLICAS = []
+for _n, _url in enumerate(filter(None, _REPLICA_URLS), 1):
+    if DATABASES["default"]["ENGINE"] != "config.postgres":
+        raise ImproperlyConfigured("DATABASE_REPLICA_URLS needs DATABASE_URL on PostgreSQL.")
+    DATABASES[f"replica{_n}"] = {**_database(_url), "TEST": {"MIRROR": "default"}}
+    DATABASE_REPLICAS.append(f"replica{_n}")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -208,8 +216,20 @@ STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
 WHITENOISE_USE_FINDERS = True
 # The feeds' stylesheet: browsers apply an XSLT stylesheet only when it comes as text/xsl.
 WHITENOISE_MIMETYPES = {".xsl": "text/xsl; charset=utf-8"}
+# Flat files and pending uploads: in the database by default, so PostgreSQL is the only state
+# the machines share (tenders.storage); "filesystem" keeps them in MEDIA_ROOT, which every web
+# server and worker must then share.
+TENDERS_FILE_STORAGE = os.environ.get("TENDERS_FILE_STORAGE", "database")
+_FILE_STORAGES = {
+    "database": "tenders.storage.DatabaseStorage",
+    "filesystem": "django.core.files.storage.FileSystemStorage",
+}
+if TENDERS_FILE_STORAGE not in _FILE_STORAGES:
+    raise ImproperlyConfigured(
+        f"TENDERS_FILE_STORAGE={TENDERS_FILE_STORAGE!r}: use one of {', '.join(_FILE_STORAGES)}."
+    )
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {"BACKEND": _FILE_STORAGES[TENDERS_FILE_STORAGE]},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
         if STATIC_ROOT
@@ -262,6 +282,10 @@ TENDERS_PORTAL_URL = os.environ.get("TENDERS_PORTAL_URL", "")
 # --- The feed -------------------------------------------------------------------------------
 # A feed older than this is "degraded" in the health record.
 TENDERS_FEED_FRESH_DAYS = 8
+# Health says "degraded" (queue_stalled) when a job has waited longer than this for a worker.
+TENDERS_HEALTH_QUEUE_MAX_AGE_SECONDS = int(
+    os.environ.get("TENDERS_HEALTH_QUEUE_MAX_AGE_SECONDS", "900")
+)
 # Published issues keep their rows this many weeks (new_this_issue and history need them).
 TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEKS", "8"))
 # Approved records whose deadline passed longer ago than this are no longer published.
@@ -339,6 +363,10 @@ MIDDLEWARE.insert(
 )
 
 # --- imports of public notices (issue #10) ---
+# Who publishers can write to about our requests: every request to a publisher's service names
+# it in its User-Agent, and sources made from the presets (import_sources --presets) refuse to
+# run without it (issue #33).
+TENDERS_IMPORT_CONTACT = os.environ.get("TENDERS_IMPORT_CONTACT", "")
 # Largest file staff may upload in the admin; larger ones go through manage.py import_notices.
 TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
     os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))

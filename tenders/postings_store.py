@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.db.models.functions import Length
 
-from . import postings
+from . import postings, replicas
 from .models import Issue, IssueCount, SearchPosting, SearchPostings, SnapshotRow
 from .publication.snapshots import CELL_FIELDS  # a row's cell, as IssueCount counts it
 
@@ -135,7 +135,8 @@ def postings_count(issue: Issue, terms: tuple[str, ...], cell_filter: Q) -> int 
     if ready is None:
         return None
     n, layout = ready
-    chosen = IssueCount.objects.filter(issue=issue).filter(cell_filter).values_list("pk", flat=True)
+    cells = IssueCount.objects.using(replicas.alias_for(issue)).filter(issue=issue)
+    chosen = cells.filter(cell_filter).values_list("pk", flat=True)
     spans = postings.ranges(layout, chosen)
     if not spans:
         return 0

@@ -31,7 +31,7 @@ from django.utils import timezone
 from config.database import answer_within_at_least
 from config.errors import ApiError
 
-from . import answers, current, cursors, ids
+from . import answers, current, cursors, health, ids, replicas
 from .answers import Answer
 from .calendar import rfc3339
 from .filters import REST, ListQuery, Surface, Vocabulary, parse_list_params, parse_row_params
@@ -237,19 +237,22 @@ COLLECT = {**SMALL_READ, "enable_indexscan": "off", "enable_seqscan": "off"}
 
 
 def _read_page(plan: ListPlan, total: int) -> list[tuple]:
-    rows = SnapshotRow.objects.filter(issue=plan.issue).filter(plan.query.row_filter())
+    using = replicas.alias_for(plan.issue)
+    rows = SnapshotRow.objects.using(using).filter(issue=plan.issue)
+    rows = rows.filter(plan.query.row_filter())
     if plan.after is not None:
         rows = rows.filter(sort_key__gt=plan.after)
     page = rows.order_by("sort_key").values_list(*ROW_COLUMNS)[: plan.query.limit + 1]
     planner = WALK if total >= WALK_SHARE * plan.issue.rows_total else COLLECT
-    with snapshot_store().planner_hints(planner):
+    with snapshot_store().planner_hints(planner, using=using):
         values = list(page)
     return values
 
 
 def _count(issue: Issue, query: ListQuery) -> int:
     if not query.q:
-        cells = IssueCount.objects.filter(issue=issue).filter(query.cell_filter())
+        cells = IssueCount.objects.using(replicas.alias_for(issue)).filter(issue=issue)
+        cells = cells.filter(query.cell_filter())
         return cells.aggregate(n=Sum("rows"))["n"] or 0
 
     # Counted once per snapshot and filters: other languages and page sizes share it.
@@ -258,7 +261,8 @@ def _count(issue: Issue, query: ListQuery) -> int:
         total = postings_count(issue, query.q, query.cell_filter())
         if total is not None:
             return Answer(answers.encode(total))
-        rows = SnapshotRow.objects.filter(issue=issue).filter(query.row_filter())
+        rows = SnapshotRow.objects.using(replicas.alias_for(issue)).filter(issue=issue)
+        rows = rows.filter(query.row_filter())
         # A term in nearly every row is counted by reading them all (about a second at a
         # million rows): let it finish, as every later request is answered from it.
         with answer_within_at_least(settings.DATABASE_ANSWER_LIMITS["search count"]):
@@ -274,7 +278,9 @@ def find_row(at_id: str, issue: Issue) -> dict | None:
     if not ids.is_listing_id(at_id):
         return None
     values = list(
-        SnapshotRow.objects.filter(issue=issue, asaptic_id=at_id).values_list(*ROW_COLUMNS)[:1]
+        SnapshotRow.objects.using(replicas.alias_for(issue))
+        .filter(issue=issue, asaptic_id=at_id)
+        .values_list(*ROW_COLUMNS)[:1]
     )
     return row_from_values(values[0]) if values else None
 
@@ -283,7 +289,8 @@ def not_found(issue: Issue, surface: Surface = REST) -> ApiError:
     """The one 404 of a row: the same bytes for every absent id, whatever the reason.
 
     The example is a real id of the snapshot, so it shows the feed's own id form."""
-    first = SnapshotRow.objects.filter(issue=issue).order_by("sort_key")
+    first = SnapshotRow.objects.using(replicas.alias_for(issue)).filter(issue=issue)
+    first = first.order_by("sort_key")
     return row_not_found(first.values_list("asaptic_id", flat=True).first(), surface)
 
 
@@ -406,17 +413,24 @@ def is_fresh(issue: Issue, now: datetime | None = None) -> bool:
 
 def feed_health(now: datetime | None = None) -> dict:
     """The health record. Never raises: a database that does not answer is ``unavailable``."""
+    now = now or timezone.now()
     try:
         # Always asked: health reports the database's state, not what this process knows.
         issue = current.current_issue(fresh=True)
-    except DatabaseError:
-        log.warning("health: the database does not answer", exc_info=True)
-        issue = None
-    return health_record(issue, now)
+    except DatabaseError as error:
+        detail = (str(error).strip().splitlines() or [repr(error)])[0]
+        log.warning("health: the database does not answer (%s)", detail)
+        return health_record(None, now, [health.database_unavailable()])
+    if issue is None:
+        return health_record(None, now, [health.nothing_published()])
+    return health_record(issue, now, health.degraded_reasons(issue, now))
 
 
-def health_record(issue: Issue | None, now: datetime | None = None) -> dict:
-    """The health record of ``issue`` (None: nothing to serve)."""
+def health_record(
+    issue: Issue | None, now: datetime | None = None, reasons: list[dict] | None = None
+) -> dict:
+    """The health record of ``issue`` (None: nothing to serve). ``reasons`` (``tenders.health``)
+    make an ok feed degraded; the member appears only when the status is not ok."""
     record = {
         "status": "unavailable",
         "rows_total": 0,
@@ -426,13 +440,17 @@ def health_record(issue: Issue | None, now: datetime | None = None) -> dict:
         "schema": SCHEMA_NAME,
     }
     if issue is None:
+        if reasons:
+            record["reasons"] = reasons
         return record
     fresh = is_fresh(issue, now)
     record.update(
-        status="ok" if fresh else "degraded",
+        status="ok" if fresh and not reasons else "degraded",
         rows_total=issue.rows_total,
         issue_id=issue.issue_id,
         generated=rfc3339(issue.generated),
         feed_fresh=fresh,
     )
+    if reasons:
+        record["reasons"] = reasons
     return record

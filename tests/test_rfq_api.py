@@ -1,6 +1,7 @@
 """POST /rfq (submitRfq): the thin REST surface over the intake service."""
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -8,7 +9,8 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
-from rfq import services
+from config.errors import ApiError
+from rfq import services, validation
 from rfq.models import Rfq
 from rfq.validation import RFQ_FORM
 from tenders import contract
@@ -296,3 +298,21 @@ def test_the_openapi_description_of_submit_rfq(tmp_path):
             "param": "product",
         }
     }
+
+
+def test_the_documented_idempotency_key_agrees_with_the_validator(tmp_path):
+    """The schema's length and pattern accept what the service accepts and refuse the rest (a
+    bare key of 256 characters fit ``maxLength: 257`` and was refused)."""
+    path = tmp_path / "openapi.json"
+    call_command("spectacular", "--format", "openapi-json", "--file", str(path))
+    (parameter,) = json.loads(path.read_text())["paths"]["/rfq"]["post"]["parameters"]
+    schema = parameter["schema"]
+    pattern = re.compile(schema["pattern"])
+    for value in ["x" * 255, f'"{"x" * 255}"', "6f1c2b0e", '"k1"', "x" * 256, '"', '""', 'a"b']:
+        documented = bool(pattern.search(value)) and len(value) <= schema["maxLength"]
+        try:
+            validation.clean_idempotency_key(value)
+            served = True
+        except ApiError:
+            served = False
+        assert documented == served, value

@@ -319,6 +319,16 @@ def _query(title: str, markets: list, buckets: list, bands: list) -> dict:
     }
 
 
+HEALTH_REASONS = [
+    "feed_stale",
+    "flat_file_missing",
+    "queue_stalled",
+    "replica_lagging",
+    "nothing_published",
+    "database_unavailable",
+]
+
+
 def _health(title: str) -> dict:
     return _object(
         {
@@ -331,10 +341,22 @@ def _health(title: str) -> dict:
                 "description": "True when the snapshot is at most 8 days old.",
             },
             "schema": _string("The row schema served.", const=title),
+            "reasons": {
+                "description": "Present when the status is not ok: why, and what to look at.",
+                "type": "array",
+                "items": _object(
+                    {
+                        "code": _string(enum=HEALTH_REASONS),
+                        "message": _string("What is wrong and what to do.", minLength=1),
+                    }
+                ),
+            },
         },
+        required=["status", "rows_total", "issue_id", "generated", "feed_fresh", "schema"],
         title="Feed health",
-        description="ok: a current issue at most 8 days old; degraded: older; unavailable: "
-        "nothing published or the database does not answer (HTTP 503).",
+        description="ok: a current issue at most 8 days old and nothing wrong; degraded: "
+        "older, or something an operator should look at (reasons); unavailable: nothing "
+        "published or the database does not answer (HTTP 503).",
     )
 
 

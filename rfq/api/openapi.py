@@ -117,7 +117,14 @@ def submit_rfq_schema() -> dict:
         "parameters": [
             OpenApiParameter(
                 "Idempotency-Key",
-                {"type": "string", "minLength": 1, "maxLength": 257},
+                {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 257,
+                    # 255 without the quotes of the structured-field form: a bare key of 256
+                    # is refused, which maxLength alone cannot say.
+                    "pattern": '^(?:[!#-~]{1,255}|"[!#-~]{1,255}")$',
+                },
                 OpenApiParameter.HEADER,
                 required=False,
                 description="1 to 255 visible ASCII characters (bare, or quoted as a "

@@ -8,6 +8,7 @@ it); everyone with the view permission can read the runs and their failures.
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -15,6 +16,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from .. import tasks
+from ..importers import harvest
+from ..importers.presets import presets_install
 from ..importers.service import ImportFailed, check_market
 from ..jobs import JobBusy
 from ..markets import MARKET_CHOICES
@@ -27,6 +30,7 @@ UPLOAD_SUFFIXES = {
     "eforms": (".xml",),
     "gld": (".xml",),
     "csv": (".csv",),
+    "canadabuys": (".csv",),
 }
 
 
@@ -78,11 +82,37 @@ def _clean_market(form: forms.Form, data: dict) -> None:
 class ImportSourceForm(forms.ModelForm):
     class Meta:
         model = ImportSource
-        fields = ("name", "format", "market", "url", "enabled", "every_hours")
+        fields = (
+            "name", "format", "market", "url", "enabled", "every_hours", "request_interval",
+            "options", "checkpoint", "note",
+        )  # fmt: skip
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["request_interval"].required = False
+
+    def clean_request_interval(self):
+        return self.cleaned_data.get("request_interval") or 0
+
+    # An emptied box means "nothing": a fresh start for a checkpoint, no options.
+    def clean_options(self):
+        return self.cleaned_data.get("options") or {}
+
+    def clean_checkpoint(self):
+        return self.cleaned_data.get("checkpoint") or {}
 
     def clean(self):
         data = super().clean()
         _clean_market(self, data)
+        # A new address drops the old one's cursor and validators, unless staff wrote a
+        # checkpoint themselves (the instance still holds the stored values here).
+        stored = self.instance
+        if (
+            stored.pk
+            and data.get("url") != stored.url
+            and data.get("checkpoint") == stored.checkpoint
+        ):
+            data["checkpoint"] = harvest.for_new_address(stored.checkpoint)
         url = (data.get("url") or "").strip()
         if url and not url.lower().startswith(("http://", "https://", "/")):
             self.add_error("url", "Give an http(s) address, or an absolute path on the server.")
@@ -92,10 +122,45 @@ class ImportSourceForm(forms.ModelForm):
 @admin.register(ImportSource)
 class ImportSourceAdmin(admin.ModelAdmin):
     form = ImportSourceForm
-    list_display = ("name", "format", "market", "url", "enabled", "every_hours", "last_run")
-    list_filter = ("format", "market", "enabled")
+    list_display = (
+        "name", "format", "market", "url", "enabled", "every_hours", "request_interval",
+        "preset", "last_run",
+    )  # fmt: skip
+    list_filter = ("format", "market", "enabled", "preset")
     search_fields = ("name", "url")
-    actions = ("import_now",)
+    actions = ("import_now", "install_presets")
+    # Actions that need no selection: they act on the ready-made sources, not the chosen ones.
+    actions_without_selection = ("install_presets",)
+
+    def changelist_view(self, request, extra_context=None):
+        if (
+            request.method == "POST"
+            and request.POST.get("action") in self.actions_without_selection
+            and not request.POST.getlist(ACTION_CHECKBOX_NAME)
+        ):
+            post = request.POST.copy()
+            post.setlist(ACTION_CHECKBOX_NAME, ["0"])
+            request.POST = post
+        return super().changelist_view(request, extra_context)
+
+    @admin.action(
+        description="Add or update the ready-made sources of the publishers (disabled)",
+        permissions=["run_import"],
+    )
+    def install_presets(self, request, queryset):
+        done = presets_install()
+        created = [s.name for s, new in done if new]
+        updated = [s.name for s, new in done if not new]
+        parts = []
+        if created:
+            parts.append(f"added {len(created)} (disabled: enable them once checked)")
+        if updated:
+            parts.append(f"updated {len(updated)}")
+        messages.success(
+            request,
+            f"Ready-made sources: {', '.join(parts)}. Each one's note gives its licence and "
+            "limits; imports from them need TENDERS_IMPORT_CONTACT set.",
+        )
 
     @admin.display(description="last run")
     def last_run(self, source: ImportSource):
@@ -134,9 +199,12 @@ class ImportSourceAdmin(admin.ModelAdmin):
 
 class UploadForm(forms.Form):
     format = forms.ChoiceField(
-        choices=ImportFormat.choices,
+        choices=[
+            (value, label) for value, label in ImportFormat.choices if value in UPLOAD_SUFFIXES
+        ],
         help_text="OCDS: .json, .json.gz or .jsonl; eForms and GLD: one .xml file; CSV: .csv "
-        "with the documented columns (see the README).",
+        "with the documented columns (see the README); CanadaBuys: one of its tender notice "
+        ".csv files.",
     )
     market = forms.ChoiceField(
         choices=[("", "(implied by the format)"), *MARKET_CHOICES],

@@ -53,6 +53,7 @@ from .notice import (
 from .sources import streams
 
 SUFFIXES = (".csv",)
+ACCEPT = "text/csv"
 REQUIRED = ("id", "title", "buyer", "deadline")
 COLUMNS = (
     *REQUIRED, "title_zh", "buyer_zh", "contact_name", "reference", "amount", "currency",
@@ -92,9 +93,15 @@ def pieces(
     market: str,
     policy: http.HttpPolicy | None = None,
     sleep: Callable[[float], None] | None = None,
+    session: http.Session | None = None,
 ) -> Iterator[Piece | Failure]:
-    for name, stream in streams(location, SUFFIXES, accept="text/csv", policy=policy, sleep=sleep):
+    found = streams(location, SUFFIXES, accept=ACCEPT, policy=policy, sleep=sleep, session=session)
+    for name, stream in found:
         yield from _rows(stream, name, market)
+
+
+def read(stream, name: str, *, market: str) -> Iterator[Piece | Failure]:
+    return _rows(stream, name, market)
 
 
 def _codes(value: str) -> list[str]:

@@ -35,6 +35,8 @@ from .notice import (
 from .sources import streams
 
 SUFFIXES = (".xml",)
+ACCEPT = "application/xml"
+REPAIR = False  # XML declares its own encoding
 NS = {
     "cac": "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
     "cbc": "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2",
@@ -103,23 +105,36 @@ def _piece(data: bytes, place: str) -> Piece | Failure:
     return Piece(folder, f"{notice}-{version}", payload, place, issued)
 
 
+piece = _piece  # TED's fetched notices are read one by one
+
+
 def pieces(
     location: str,
     *,
     market: str = "",
     policy: http.HttpPolicy | None = None,
     sleep: Callable[[float], None] | None = None,
+    session: http.Session | None = None,
 ) -> Iterator[Piece | Failure]:
     """One piece per notice file (a folder of them, or one notice at a URL)."""
     found = streams(
-        location, SUFFIXES, accept="application/xml", repair=False, policy=policy, sleep=sleep
-    )
+        location, SUFFIXES, accept=ACCEPT, repair=False, policy=policy, sleep=sleep,
+        session=session,
+    )  # fmt: skip
     for name, stream in found:
         try:
             data = stream.read()
         except OSError as exc:
             raise ReadError(f"{name} cannot be read: {exc}") from exc
         yield _piece(data, name)
+
+
+def read(stream, name: str, *, market: str = "") -> Iterator[Piece | Failure]:
+    try:
+        data = stream.read()
+    except OSError as exc:
+        raise ReadError(f"{name} cannot be read: {exc}") from exc
+    yield _piece(data, name)
 
 
 # --- building -----------------------------------------------------------------------------

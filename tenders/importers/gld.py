@@ -29,6 +29,8 @@ from .notice import (
 from .sources import streams
 
 SUFFIXES = (".xml",)
+ACCEPT = "application/xml"
+REPAIR = False  # XML declares its own encoding
 RECORD = "TenderNoticeRecord"
 # Status letters of the feed: I = issued (open). Others close the tender.
 CLOSED_STATUS = {"C": ("cancelled", "status C"), "X": ("cancelled", "status X")}
@@ -71,12 +73,18 @@ def pieces(
     market: str = "",
     policy: http.HttpPolicy | None = None,
     sleep: Callable[[float], None] | None = None,
+    session: http.Session | None = None,
 ) -> Iterator[Piece | Failure]:
     found = streams(
-        location, SUFFIXES, accept="application/xml", repair=False, policy=policy, sleep=sleep
-    )
+        location, SUFFIXES, accept=ACCEPT, repair=False, policy=policy, sleep=sleep,
+        session=session,
+    )  # fmt: skip
     for name, stream in found:
         yield from _records(stream, name)
+
+
+def read(stream, name: str, *, market: str = "") -> Iterator[Piece | Failure]:
+    return _records(stream, name)
 
 
 def build(notice_id: str, payloads: list[Any], *, market: str = "HK") -> Notice | Skip:

@@ -44,6 +44,7 @@ from .notice import (
 from .sources import Utf8Repair, files, is_url, opened
 
 SUFFIXES = (".json", ".json.gz", ".jsonl", ".jsonl.gz", ".ndjson")
+ACCEPT = "application/json"
 # Arrays of a package whose items are yielded one at a time (top-level arrays too).
 ITEM_PREFIXES = {"releases.item": "release", "records.item": "record", "item": "release"}
 MAX_PAGES = 100_000
@@ -183,6 +184,7 @@ def pieces(
     market: str = "",
     policy: http.HttpPolicy | None = None,
     sleep: Callable[[float], None] | None = None,
+    session: http.Session | None = None,
 ) -> Iterator[Piece | Failure]:
     """Every release of a file, a folder of files or an API (following ``links.next``)."""
     if not is_url(location):
@@ -200,7 +202,7 @@ def pieces(
             raise ReadError(f"{url} links back to a page already read; stopping there.")
         seen.add(url)
         page += 1
-        response = http.open_url(url, policy=policy, sleep=sleep)
+        response = http.open_url(url, policy=policy, sleep=sleep, session=session)
         following = None
         with response:
             for item in read_stream(Utf8Repair(response), f"page {page}"):
@@ -388,4 +390,11 @@ def build(notice_id: str, payloads: list[Any], *, market: str) -> Notice | Skip:
     )
 
 
-__all__ = ["SUFFIXES", "build", "merge", "pieces", "read_stream"]
+def read(stream: BinaryIO, name: str, *, market: str = "") -> Iterator[Piece | Failure]:
+    """Pieces of one file read from a URL (a ``links.next`` in it is not followed)."""
+    for item in read_stream(stream, name):
+        if not isinstance(item, str):
+            yield item
+
+
+__all__ = ["SUFFIXES", "build", "merge", "pieces", "read", "read_stream"]

@@ -3,7 +3,11 @@
 Entry points (the command, the admin and background jobs call these, nothing else):
 
 - ``import_notices(fmt, path_or_url, *, market, since, user, progress, dry_run, source)``
-- ``import_from_source(source, *, user, progress, dry_run)`` for a configured ``ImportSource``
+- ``import_from_source(source, *, user, progress, dry_run)`` for a configured ``ImportSource``:
+  it asks only for what is new since the source's checkpoint (``harvest``), spaced to the
+  source's ``request_interval``, with a ``User-Agent`` naming ``TENDERS_IMPORT_CONTACT``; after
+  each page or file is committed its checkpoint is saved, so a run that fails part-way resumes
+  where it stopped
 
 Both return the ``ImportRun``. ``progress(phase, done, total)`` is called with phase ``read``
 (items read so far; total 0 while unknown) and then ``import`` (procedures done of total).
@@ -33,6 +37,7 @@ from decimal import Decimal
 from itertools import islice
 from urllib.parse import urlsplit, urlunsplit
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -52,16 +57,23 @@ from ..models import (
 from ..sanitize import RecordSecrets, scan
 from ..vocabulary.classify import classify as classify_concepts
 from ..vocabulary.summaries import CATEGORY_CONCEPTS
-from . import csvfile, eforms, gld, ocds
+from . import canadabuys, csvfile, eforms, gld, harvest, http, ocds, ted
 from .classify import classify
+from .harvest import Mark
 from .http import HttpPolicy
 from .notice import Failure, Notice, Piece, ReadError, Skip, iso_day, json_default
 from .sources import group_pieces
 
 logger = logging.getLogger(__name__)
 
-READERS = {"ocds": ocds, "eforms": eforms, "gld": gld, "csv": csvfile}
-IMPLIED_MARKETS = {"eforms": "EU", "gld": "HK"}
+READERS = {
+    "ocds": ocds, "eforms": eforms, "gld": gld, "csv": csvfile, "canadabuys": canadabuys,
+    "ted": ted,
+}  # fmt: skip
+IMPLIED_MARKETS = {"eforms": "EU", "gld": "HK", "ted": "EU", "canadabuys": "CA"}
+# The scheme records are kept under when a format reads another's notices: a TED notice and
+# the same notice from an eForms file are one record.
+SCHEMES = {"ted": "eforms"}
 BATCH = 500
 FAILURES_KEPT = 500
 SINCE_REASON = "published before --since"
@@ -76,6 +88,7 @@ class ImportFailed(ValueError):
 class _Context:
     run: ImportRun
     fmt: str
+    scheme: str
     market: str
     dry_run: bool
     source: ImportSource | None
@@ -92,10 +105,25 @@ def import_from_source(
     progress: Progress | None = None,
     dry_run: bool = False,
     policy: HttpPolicy | None = None,
+    sleep: Callable[[float], None] | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> ImportRun:
-    """Import a configured source now (its format, market and URL)."""
+    """Import a configured source now: what is new since its checkpoint (see the module)."""
     if not source.enabled:
         raise ImportFailed(f"{source.name} is disabled; enable it first.")
+    if source.preset and not settings.TENDERS_IMPORT_CONTACT:
+        raise ImportFailed(
+            f"{source.name} reads a publisher's public service: set TENDERS_IMPORT_CONTACT (an "
+            "e-mail address the publisher can write to) so its requests say who is asking."
+        )
+    session = http.Session(
+        policy=policy or HttpPolicy(),
+        sleep=sleep,
+        interval=source.request_interval,
+        user_agent=user_agent(),
+        retry_statuses=http.RETRY_STATUSES | set((source.options or {}).get("retry_statuses", [])),
+        **({"clock": clock} if clock else {}),
+    )
     return import_notices(
         source.format,
         source.url,
@@ -104,8 +132,16 @@ def import_from_source(
         progress=progress,
         dry_run=dry_run,
         source=source,
-        policy=policy,
+        session=session,
     )
+
+
+def user_agent() -> str:
+    """The service and whom to write to, as every request to a publisher says."""
+    contact = settings.TENDERS_IMPORT_CONTACT
+    if not contact:
+        return http.USER_AGENT
+    return f"{http.PRODUCT} (staff import of public notices; contact: {contact})"
 
 
 def check_market(fmt: str, market: str | None) -> str:
@@ -150,6 +186,7 @@ def import_notices(
     policy: HttpPolicy | None = None,
     sleep: Callable[[float], None] | None = None,
     shown_as: str | None = None,
+    session: http.Session | None = None,
 ) -> ImportRun:
     """Import every notice of a file, folder or URL; the recorded run (unsaved on a dry run).
 
@@ -176,15 +213,26 @@ def import_notices(
     context = _Context(
         run=run,
         fmt=fmt,
+        scheme=SCHEMES.get(fmt, fmt),
         market=market,
         dry_run=dry_run,
         source=source,
         categories={c.slug: c for c in Category.objects.all()},
     )
+    state = dict(source.checkpoint) if source is not None and session is not None else None
+    started = run.started_at or timezone.now()  # a dry run is not saved
     try:
-        items = READERS[fmt].pieces(location, market=market, policy=policy, sleep=sleep)
-        _import_all(context, items, since, progress)
+        if state is not None:
+            items = harvest.pieces(
+                READERS[fmt], fmt, location, options=source.options or {}, checkpoint=state,
+                market=market, session=session, now=started,
+            )  # fmt: skip
+        else:
+            items = READERS[fmt].pieces(location, market=market, policy=policy, sleep=sleep)
+        _import_all(context, items, since, progress, state)
         run.state = ImportRun.State.COMPLETED
+        if state is not None:
+            _save_checkpoint(context, harvest.finish(state, started=started))
     except (ReadError, OSError) as exc:
         run.state, run.error = ImportRun.State.FAILED, str(exc)
     except Exception as exc:
@@ -216,19 +264,82 @@ def _skip(run: ImportRun, reason: str) -> None:
     run.skipped[reason] = run.skipped.get(reason, 0) + 1
 
 
+GONE_REASON = "no longer in the publisher's list of open notices (closed, cancelled or withdrawn)"
+
+
+def _close_missing(context: _Context, listed: set[str]) -> None:
+    """Close the source's open records whose notices its whole listing no longer has. Their
+    stored hash is cleared, so a notice that comes back is read as changed and reopened."""
+    if context.dry_run or context.source is None or not listed or context.run.failed:
+        return  # an empty or partly unreadable file proves nothing
+    gone = list(
+        ImportedNotice.objects.select_related("tender")
+        .filter(source=context.source, scheme=context.scheme)
+        .exclude(notice_id__in=listed)
+        .exclude(tender__status=SourceTender.Status.CLOSED)
+    )
+    now = timezone.now()
+    for imported in gone:
+        imported.tender.status = SourceTender.Status.CLOSED
+        imported.tender.updated_at = imported.updated_at = now
+        imported.state_at_source, imported.closed_reason, imported.raw_hash = (
+            "withdrawn",
+            GONE_REASON,
+            "",
+        )
+    with transaction.atomic():
+        SourceTender.objects.bulk_update([i.tender for i in gone], ["status", "updated_at"])
+        ImportedNotice.objects.bulk_update(
+            gone, ["state_at_source", "closed_reason", "raw_hash", "updated_at"]
+        )
+    context.run.closed += len(gone)
+
+
+def _save_checkpoint(context: _Context, state: dict) -> None:
+    if context.dry_run or context.source is None:
+        return
+    context.source.checkpoint = state
+    ImportSource.objects.filter(pk=context.source.pk).update(checkpoint=state)
+
+
+def _segments(items: Iterable) -> Iterator[tuple[Iterator, dict]]:
+    """The items up to each ``Mark`` (or the end), and a box that holds that mark once the
+    segment is read."""
+    iterator = iter(items)
+    while True:
+        box: dict = {}
+
+        def segment(box=box):
+            for item in iterator:
+                if isinstance(item, Mark):
+                    box["mark"] = item
+                    return
+                yield item
+            box["end"] = True
+
+        yield segment(), box
+        if "mark" not in box:
+            return
+
+
 def _import_all(
     context: _Context,
-    items: Iterable[Piece | Failure],
+    items: Iterable[Piece | Failure | Mark],
     since: date | None,
     progress: Progress | None,
+    state: dict | None = None,
 ) -> None:
+    """Import every segment of ``items`` (the pieces up to each ``Mark``), committing each and
+    then saving its mark's state into ``state`` and the source's checkpoint."""
     run = context.run
     since_day = since.isoformat() if since else ""
+    listed: set[str] = set()
 
     def on_item(item: Piece | Failure) -> bool:
         if isinstance(item, Failure):
             _fail(run, item.place, item.notice_id, item.message)
             return False
+        listed.add(item.notice_id)
         run.read += 1
         if progress and run.read % 1000 == 0:
             progress("read", run.read, 0)
@@ -241,21 +352,31 @@ def _import_all(
     total = [0]
 
     def on_grouped(count: int) -> None:
-        total[0] = count
+        total[0] += count
         if progress:
             progress("read", run.read, run.read)
-            progress("import", 0, count)
+            progress("import", done[0], total[0])
 
-    done = 0
-    groups = group_pieces(items, on_item=on_item, on_grouped=on_grouped)
-    for batch in _batched(groups, BATCH):
-        with transaction.atomic():
-            _import_batch(context, batch)
-            if not context.dry_run:
-                run.save()
-        done += len(batch)
-        if progress:
-            progress("import", done, total[0])
+    done = [0]
+    for segment, box in _segments(items):
+        groups = group_pieces(segment, on_item=on_item, on_grouped=on_grouped)
+        for batch in _batched(groups, BATCH):
+            with transaction.atomic():
+                _import_batch(context, batch)
+                if not context.dry_run:
+                    run.save()
+            done[0] += len(batch)
+            if progress:
+                progress("import", done[0], total[0])
+        mark = box.get("mark")
+        if mark is not None and state is not None:
+            if mark.listing and (context.source.options or {}).get("listing"):
+                _close_missing(context, listed)
+                if not context.dry_run:
+                    run.save()
+            state.update(mark.state)
+            _save_checkpoint(context, state)
+        listed.clear()
     if progress and not total[0]:
         progress("import", 0, 0)
 
@@ -265,12 +386,12 @@ def _canonical(items: dict) -> str:
 
 
 def _import_batch(context: _Context, batch: list[tuple[str, list[Piece]]]) -> None:
-    run, reader = context.run, READERS[context.fmt]
+    run, reader = context.run, READERS[context.scheme]
     existing = {
         n.notice_id: n
         for n in ImportedNotice.objects.select_for_update(of=("self",))
         .select_related("tender", "tender__category")
-        .filter(scheme=context.fmt, notice_id__in=[notice_id for notice_id, _ in batch])
+        .filter(scheme=context.scheme, notice_id__in=[notice_id for notice_id, _ in batch])
     }
     created: list[tuple[SourceTender, ImportedNotice]] = []
     changed: list[ImportedNotice] = []
@@ -441,7 +562,7 @@ def _new_record(context: _Context, notice: Notice) -> tuple[SourceTender, Import
     closed = bool(notice.closed_reason)
     tender.status = SourceTender.Status.CLOSED if closed else SourceTender.Status.DRAFT
     imported = ImportedNotice(
-        scheme=context.fmt,
+        scheme=context.scheme,
         notice_id=notice.notice_id,
         source=context.source,
         state_at_source=notice.state,

@@ -96,10 +96,14 @@ def streams(
     repair: bool = True,
     policy: http.HttpPolicy | None = None,
     sleep: Callable[[float], None] | None = None,
+    session: http.Session | None = None,
 ) -> Iterator[tuple[str, BinaryIO]]:
     """(name, byte stream) of a URL, a file or each matching file of a folder."""
     if is_url(location):
-        with http.open_url(location, policy=policy, sleep=sleep, accept=accept) as response:
+        opened_url = http.open_url(
+            location, policy=policy, sleep=sleep, accept=accept, session=session
+        )
+        with opened_url as response:
             yield location, io.BufferedReader(Utf8Repair(response), CHUNK) if repair else response
         return
     for path in files(location, suffixes):

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0021_categories_hong_kong_wording"),
+        ("tenders", "0024_source_checkpoint"),
     ]
 
     operations = [

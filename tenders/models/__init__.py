@@ -10,6 +10,7 @@
 - ``postings``: the search postings of a snapshot (exact counts of ``q``).
 - ``subscriptions``: saved searches mailed as a weekly digest, and each digest sent.
 - ``cache``: the tables of the database caches, so that ``migrate`` makes them.
+- ``files``: files kept in the database (flat files, pending uploads).
 """
 
 from .cache import AnswerCacheEntry, SharedCacheEntry
@@ -26,6 +27,7 @@ from .feed import (
     WithheldRecord,
     new_real_listing_id,
 )
+from .files import StoredFile, StoredFileChunk
 from .gate import GateAllowance
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 from .jobs import Job
@@ -57,6 +59,8 @@ __all__ = [
     "SharedCacheEntry",
     "SnapshotRow",
     "SourceTender",
+    "StoredFile",
+    "StoredFileChunk",
     "Subscription",
     "WithheldRecord",
     "new_real_listing_id",

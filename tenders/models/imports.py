@@ -22,13 +22,15 @@ class ImportFormat(models.TextChoices):
     EFORMS = "eforms", "eForms XML (TED notices, EU)"
     GLD = "gld", "HK GLD e-Tender Box TenderNotice.xml"
     CSV = "csv", "CSV with the documented columns"
+    CANADABUYS = "canadabuys", "CanadaBuys tender notice CSV (bilingual columns, CA)"
+    TED = "ted", "TED Search API v3, then each notice's eForms XML (EU)"
 
 
 class ImportSource(models.Model):
     """A publisher's feed staff import from, by hand or on a schedule."""
 
     name = models.CharField(max_length=120, unique=True, help_text="What staff call this feed.")
-    format = models.CharField(max_length=8, choices=ImportFormat.choices)
+    format = models.CharField(max_length=16, choices=ImportFormat.choices)
     market = models.CharField(
         max_length=2,
         choices=MARKET_CHOICES,
@@ -52,6 +54,30 @@ class ImportSource(models.Model):
         help_text="Import automatically when the last import started this many hours ago or "
         "more (24 = daily); empty = only by hand. Needs manage.py run_schedules in cron.",
     )
+    request_interval = models.FloatField(
+        "seconds between requests",
+        default=0,
+        validators=[MinValueValidator(0), MaxValueValidator(3600)],
+        help_text="The publisher's published limit as a spacing: 10 = at most 12 requests in "
+        "2 minutes. 0 = no spacing (files on this server).",
+    )
+    options = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="How the source asks for what is new: since_param (the URL parameter of the "
+        "window's start, e.g. updatedFrom), since_format (datetime or date), overlap_minutes, "
+        "first_days (how far back the first run reads), query (TED's expert query).",
+    )
+    checkpoint = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Where the last run stopped: since (the start of the next window), next (the "
+        "page or token a failed run resumes from), etag and last_modified (a file's validators).",
+    )
+    preset = models.CharField(
+        max_length=40, blank=True, help_text="The ready-made source this one was created from."
+    )
+    note = models.TextField(blank=True, help_text="Licence and limits of the publisher's data.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -73,7 +99,7 @@ class ImportRun(models.Model):
     source = models.ForeignKey(
         ImportSource, null=True, blank=True, on_delete=models.SET_NULL, related_name="runs"
     )
-    format = models.CharField(max_length=8, choices=ImportFormat.choices)
+    format = models.CharField(max_length=16, choices=ImportFormat.choices)
     location = models.CharField(max_length=500, help_text="The file, folder or URL read.")
     market = models.CharField(max_length=2, choices=MARKET_CHOICES, blank=True)
     since = models.DateField(null=True, blank=True)
@@ -124,7 +150,7 @@ class ImportedNotice(models.Model):
     tender = models.OneToOneField(
         SourceTender, on_delete=models.CASCADE, primary_key=True, related_name="imported"
     )
-    scheme = models.CharField(max_length=8, choices=ImportFormat.choices)
+    scheme = models.CharField(max_length=16, choices=ImportFormat.choices)
     notice_id = models.CharField(
         max_length=200, help_text="The notice's own id: ocid, ContractFolderID, TenderNo."
     )

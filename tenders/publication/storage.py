@@ -67,8 +67,9 @@ class TableStore:
         yield from batched(rows.iterator(chunk_size=size), size)
 
     @contextmanager
-    def planner_hints(self, hints: dict[str, str]) -> Iterator[None]:
-        """Run the reads inside with these planner settings, where the database has them."""
+    def planner_hints(self, hints: dict[str, str], using: str = "default") -> Iterator[None]:
+        """Run the reads inside (on ``using``) with these planner settings, where the database
+        has them."""
         yield
 
     def build(self, issue: Issue, *, last: Issue | None = None) -> "TableBuild":
@@ -215,8 +216,8 @@ class PartitionStore(TableStore):
             stop.set()
             reader.join()
 
-    def planner_hints(self, hints: dict[str, str]):
-        return _hints(hints)
+    def planner_hints(self, hints: dict[str, str], using: str = "default"):
+        return _hints(hints, using)
 
     def build(self, issue: Issue, *, last: Issue | None = None) -> "PartitionBuild":
         return PartitionBuild(issue, last)
@@ -445,11 +446,12 @@ def _run(statements: list[str]) -> None:
 
 
 @contextmanager
-def _hints(settings: dict[str, str]) -> Iterator[None]:
+def _hints(settings: dict[str, str], using: str = "default") -> Iterator[None]:
     """Server settings for the statements inside, local to the transaction; when that is the
     caller's and goes on, they are restored at once. No savepoint: nothing here needs one."""
-    enclosed = connection.in_atomic_block
-    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+    database = connections[using]
+    enclosed = database.in_atomic_block
+    with transaction.atomic(using=using, savepoint=False), database.cursor() as cursor:
         cursor.execute(
             "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(settings)),
             [item for pair in settings.items() for item in pair],

@@ -175,6 +175,14 @@ def test_health_answers_json_when_postgresql_is_unreachable(tmp_path):
         "generated": None,
         "feed_fresh": False,
         "schema": "service.tender.v1",
+        # The reason names no host or port (those stay in the server's log).
+        "reasons": [
+            {
+                "code": "database_unavailable",
+                "message": "The database does not answer; the service recovers by itself when "
+                "it does.",
+            }
+        ],
     }
     assert health == healthz == [503, "application/json", record, "no-store"]
     assert listing == [
@@ -278,9 +286,12 @@ def test_flat_file_304_and_no_query_of_rows(client, feed, django_assert_num_quer
         response = client.get("/tender/rows.json", HTTP_IF_NONE_MATCH=f'"{issue.snapshot_etag}"')
     assert response.status_code == 304
     assert response["Vary"] == "Accept-Encoding"
-    with django_assert_num_queries(0):
+    # The stored file is streamed from its own table (the file's row, then one query a chunk
+    # of 1 MB); no snapshot row is read.
+    with django_assert_num_queries(2) as queries:
         response = client.get("/tender/rows.json", HTTP_ACCEPT_ENCODING="gzip")
         b"".join(response.streaming_content)
+    assert all("tenders_storedfile" in query["sql"] for query in queries.captured_queries)
 
 
 def test_flat_file_before_the_first_issue(client, db):

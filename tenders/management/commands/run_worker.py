@@ -13,10 +13,11 @@ a reload would cut a publication short.
 """
 
 import logging
+import sys
 import threading
 
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, OperationalError, connection
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 
 from tenders.jobs import jobs_fail_stale
@@ -30,6 +31,17 @@ class Command(DbWorkerCommand):
     def add_arguments(self, parser):
         super().add_arguments(parser)
         parser.set_defaults(reload=False)
+
+    def run_from_argv(self, argv):
+        try:
+            super().run_from_argv(argv)
+        except OperationalError as error:
+            # One line, not a traceback: the run command (or systemd) starts the worker again.
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
+            self.stderr.write(f"The job worker stops: the database does not answer ({reason}).")
+            sys.exit(1)
+        except KeyboardInterrupt:
+            sys.exit(130)  # Ctrl-C before the worker loop took over its signals: no traceback
 
     def handle(self, *args, **options):
         self.fail_stale()
