@@ -79,12 +79,36 @@ def _domain() -> str:
 
 
 def describe(query: dict) -> str:
-    """The saved search in a line (its parameters as given; empty: every open tender)."""
+    """The saved search in a line, in the active language, with the pages' labels for codes
+    (empty: every open tender; the templates say so)."""
+    from django.utils.translation import gettext as _
+
+    from .pages.labels import API_LANG, BANDS, CLOSING, market_name
+
+    lang = API_LANG.get(translation.get_language(), "en")
     parts = []
     for name, value in query.items():
-        values = value if isinstance(value, list) else [value]
-        parts.append(f"{name}: {', '.join(str(v) for v in values)}")
-    return "; ".join(parts)
+        given = [str(v) for v in (value if isinstance(value, list) else [value])]
+        if name == "q":
+            parts.append(" ".join(f"“{v}”" for v in given))
+            continue
+        values = [v.strip() for item in given for v in item.split(",") if v.strip()]
+        if name == "market":
+            shown = [market_name(v.upper(), lang) for v in values]
+        elif name == "closing_bucket":
+            labels = {**CLOSING, "all": _("any closing date")}
+            shown = [str(labels.get(v, v)) for v in values]
+        elif name == "value_band":
+            shown = [str(BANDS.get(v, v)) for v in values]
+        elif name == "lead_ok":
+            accepted = values[:1] in (["true"], ["1"])
+            shown = [
+                _("Supplier interest accepted") if accepted else _("Supplier interest not accepted")
+            ]
+        else:
+            shown = values
+        parts.append(", ".join(shown))
+    return " · ".join(parts)
 
 
 # Stand-ins for what differs between readers of the same search and language, so a digest's
@@ -96,13 +120,13 @@ MANAGE_MARK = "urn:x-tenders:manage"
 
 def _render(subscription: Subscription, subject, template: str, context: dict) -> tuple:
     """(subject, text, html) with the per-reader links left as marks."""
-    context = {
-        **context,
-        "search": describe(subscription.query),
-        "unsubscribe_url": UNSUBSCRIBE_MARK,
-        "manage_url": MANAGE_MARK,
-    }
     with translation.override(subscriptions.PAGE_LANG[subscription.lang]):
+        context = {
+            **context,
+            "search": describe(subscription.query),
+            "unsubscribe_url": UNSUBSCRIBE_MARK,
+            "manage_url": MANAGE_MARK,
+        }
         text = render_to_string(f"pages/mail/{template}.txt", context)
         html = render_to_string(f"pages/mail/{template}.html", context)
         subject = str(subject) % context.get("subject_values", {})

@@ -312,3 +312,20 @@ def test_a_digest_holds_at_most_50_rows_and_a_link_to_the_rest(
     assert DigestDelivery.objects.get(
         issue=issue, subscription__email="none@example.com"
     ).state == (DigestDelivery.State.EMPTY)
+
+
+def test_a_saved_search_is_described_with_the_pages_labels():
+    from django.utils import translation
+
+    from tenders.digests import describe
+
+    query = {"market": "HK,sg", "q": "医疗 pumps", "lead_ok": "true", "closing_bucket": "all"}
+    with translation.override("en"):
+        assert describe(query) == (
+            "Hong Kong, Singapore · “医疗 pumps” · Supplier interest accepted · any closing date"
+        )
+    with translation.override("zh-hant"):
+        assert describe({**query, "lead_ok": "false", "value_band": "lt_500k"}) == (
+            "香港, 新加坡 · “医疗 pumps” · 不接受供應商意向 · 不限截止時間 · 50 萬美元以下"
+        )
+    assert describe({}) == ""
