@@ -4,6 +4,7 @@ privacy of addresses, expiry, the manage page and the admin."""
 
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -17,6 +18,7 @@ from tests.smtp_support import html_of, links, path_of, smtp_server, text_of
 from tests.worker_support import work_off_the_queue
 
 pytestmark = pytest.mark.django_db
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "mail"
 
 API = {"en": "en", "zh-hans": "zh", "zh-hant": "zht"}
 CONFIRM_SUBJECT = {
@@ -130,6 +132,9 @@ def test_subscribe_confirm_receive_one_digest_leave_and_receive_nothing(
     assert digest["Subject"].strip() == DIGEST_SUBJECT[lang].format(n=total, issue=issue.issue_id)
     assert digest["Message-ID"] == f"<digest.{subscription.pk}.{issue.pk}@testserver>"
     text, html = text_of(digest), html_of(digest)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)  # kept for a person to read
+    (ARTIFACTS / f"digest-{lang}.txt").write_text(text)
+    (ARTIFACTS / f"digest-{lang}.html").write_text(html)
     for row in rows:
         assert row["asaptic_id"] in text and row["summary"] in text
         assert f"/{lang}/tenders/{row['asaptic_id']}/" in html
