@@ -84,6 +84,7 @@ def main() -> None:
     from tenders import digests, services
     from tenders.markets import MARKET_CODES
     from tenders.models import DigestDelivery, Subscription
+    from tenders.models.subscriptions import address_key
     from tests.smtp_support import free_port
 
     call_command("migrate", verbosity=0)
@@ -120,6 +121,7 @@ def main() -> None:
         made.append(
             Subscription(
                 email=f"reader{n:05d}@example.com",
+                address_key=address_key(f"reader{n:05d}@example.com"),
                 lang=lang,
                 query=query,
                 search_key=key,

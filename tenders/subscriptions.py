@@ -33,6 +33,7 @@ from rfq.clients import ClientInfo, rate_limit_subject
 from . import selectors
 from .filters import PAGES, invalid, parse_list_params
 from .models import Subscription
+from .models.subscriptions import address_key
 from .rows import LANGS
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,8 @@ def unsubscribe_token(subscription: Subscription) -> str:
 
 
 def manage_token(email: str) -> str:
-    return signing.dumps(email, salt=MANAGE_SALT, compress=True)
+    """Names the address by its keyed hash: the link never carries the address itself."""
+    return signing.dumps(address_key(email), salt=MANAGE_SALT)
 
 
 def confirm_url(subscription: Subscription) -> str:
@@ -164,7 +166,7 @@ def subscribe(
                 email=address,
                 search_key=key,
                 lang=lang,
-                defaults={"query": query, "created_at": now},
+                defaults={"query": query, "created_at": now, "address_key": address_key(address)},
             )
     except IntegrityError:  # the same request twice at once: the other one queues the mail
         return
@@ -246,17 +248,18 @@ def unsubscribe(token: str) -> bool:
 
 
 def address_of_manage(token: str) -> str | None:
-    email = _loads(token, MANAGE_SALT, timedelta(days=MANAGE_DAYS))
-    return email if isinstance(email, str) else None
+    """The address key a manage link names (None: expired or altered)."""
+    key = _loads(token, MANAGE_SALT, timedelta(days=MANAGE_DAYS))
+    return key if isinstance(key, str) else None
 
 
-def subscriptions_of(email: str) -> list[Subscription]:
-    return list(Subscription.objects.filter(email=email).order_by("created_at", "pk"))
+def subscriptions_of(key: str) -> list[Subscription]:
+    return list(Subscription.objects.filter(address_key=key).order_by("created_at", "pk"))
 
 
-def delete_for_address(email: str, ids: list[int] | None = None) -> int:
+def delete_for_address(key: str, ids: list[int] | None = None) -> int:
     """Delete some (``ids``) or all of an address's subscriptions; returns how many."""
-    rows = Subscription.objects.filter(email=email)
+    rows = Subscription.objects.filter(address_key=key)
     if ids is not None:
         rows = rows.filter(pk__in=ids)
     return rows.delete()[1].get("tenders.Subscription", 0)
@@ -265,7 +268,7 @@ def delete_for_address(email: str, ids: list[int] | None = None) -> int:
 def erase_address(email: str) -> int:
     """Erase an address with its history (every subscription, in any letter case of the local
     part, and every digest record); returns the number of subscriptions erased."""
-    rows = Subscription.objects.filter(email__iexact=email.strip())
+    rows = Subscription.objects.filter(address_key=address_key(email))
     return rows.delete()[1].get("tenders.Subscription", 0)
 
 

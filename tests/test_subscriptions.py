@@ -2,6 +2,8 @@
 listing page's form, the confirmation link, the digest after a publication, one-click leave,
 privacy of addresses, expiry, the manage page and the admin."""
 
+import base64
+import contextlib
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -334,3 +336,27 @@ def test_a_saved_search_is_described_with_the_pages_labels():
             "香港, 新加坡 · “医疗 pumps” · 不接受供應商意向 · 不限截止時間 · 50 萬美元以下"
         )
     assert describe({}) == ""
+
+
+def test_no_link_carries_the_address():
+    subscription = Subscription.objects.create(
+        email="Private.Person@example.com", lang="en", query={}, search_key=""
+    )
+    for url in (
+        subscriptions.manage_url(subscription.email, "en"),
+        subscriptions.unsubscribe_url(subscription),
+        subscriptions.confirm_url(subscription),
+    ):
+        decoded = url
+        for part in url.split("/"):
+            for chunk in part.split(":"):
+                with contextlib.suppress(ValueError):
+                    decoded += base64.urlsafe_b64decode(chunk + "=" * (-len(chunk) % 4)).decode(
+                        "latin-1"
+                    )
+        assert "private" not in decoded.lower(), url
+    # The manage link of the same address in another letter case names the same subscriptions.
+    key = subscriptions.address_of_manage(
+        path_of(subscriptions.manage_url("private.person@EXAMPLE.com", "en")).split("/")[-2]
+    )
+    assert [s.pk for s in subscriptions.subscriptions_of(key)] == [subscription.pk]

@@ -2,6 +2,10 @@
 every digest sent. Addresses are staff-only data: they appear in the admin and in the mail
 sent to them, nowhere else."""
 
+import hashlib
+import hmac
+
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -9,9 +13,22 @@ from django.utils import timezone
 from ..rows import LANGS
 
 
+def address_key(email: str) -> str:
+    """HMAC-SHA256 of the lower-cased address under the project's secret."""
+    key = hashlib.sha256(b"tenders.subscriptions.address:" + settings.SECRET_KEY.encode())
+    return hmac.new(key.digest(), email.strip().lower().encode(), hashlib.sha256).hexdigest()
+
+
 class Subscription(models.Model):
     email = models.EmailField(
         max_length=254, help_text="Where the digest goes (domain lower-cased). Private."
+    )
+    address_key = models.CharField(
+        max_length=64,
+        editable=False,
+        db_index=True,
+        help_text="A keyed hash of the address (lower-cased): what a manage link names, so no "
+        "link carries the address itself.",
     )
     lang = models.CharField(
         max_length=3,
@@ -48,6 +65,11 @@ class Subscription(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email} · {self.search_key or 'all'} · {self.lang}"
+
+    def save(self, *args, **kwargs):
+        if not self.address_key:
+            self.address_key = address_key(self.email)
+        super().save(*args, **kwargs)
 
     @property
     def confirmed(self) -> bool:

@@ -117,18 +117,18 @@ def unsubscribe(request, token: str):
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def manage(request, token: str):
-    email = subscriptions.address_of_manage(token)
-    if email is None:
+    key = subscriptions.address_of_manage(token)
+    if key is None:
         return _invalid_link(request)
     removed = None
     if request.method == "POST":
         ids = None
         if request.POST.get("delete") != "all":
             ids = [int(v) for v in request.POST.getlist("delete") if v.isdigit()]
-        removed = subscriptions.delete_for_address(email, ids)
-    rows = [
-        {"subscription": s, "search": _search(s)} for s in subscriptions.subscriptions_of(email)
-    ]
+        removed = subscriptions.delete_for_address(key, ids)
+    found = subscriptions.subscriptions_of(key)
+    rows = [{"subscription": s, "search": _search(s)} for s in found]
+    email = found[0].email if found else ""
     return _page(request, "manage", email=email, rows=rows, removed=removed)
 
 
