@@ -7,7 +7,7 @@ from django.core.cache import cache
 
 from tenders.models import Subscription
 from tests.pages_feed import publish_pages_feed
-from tests.smtp_support import smtp_server, text_of
+from tests.smtp_support import links, smtp_server, text_of
 from tests.test_pages_browser import accessible, shot
 from tests.worker_support import work_off_the_queue
 
@@ -17,6 +17,12 @@ TEXTS = {
     "en": ("Get this search by e-mail each week", "Check your inbox", "This is an Atom feed"),
     "zh-hans": ("每周通过电子邮件接收此搜索", "请查收邮件", "这是一个 Atom 订阅源"),
     "zh-hant": ("每週透過電子郵件接收此搜尋", "請查收郵件", "這是一個 Atom 訂閱源"),
+}
+
+SEARCH = {
+    "en": "“医疗” · Hong Kong",
+    "zh-hans": "“医疗” · 香港",
+    "zh-hant": "“医疗” · 香港",
 }
 
 
@@ -53,6 +59,25 @@ def test_the_subscribe_form_and_the_feed_link_in_each_language(
             stored = Subscription.objects.get(email=f"reader-{lang}@example.com")
             assert stored.query == {"q": "医疗", "market": "HK"}
             assert not stored.confirmed
+
+            # The link in the mail: a page with a button; the button confirms.
+            link = next(u for u in links(text_of(mail)) if "/confirm/" in u)
+            page.goto(link)
+            assert page.inner_text("#search") == SEARCH[lang]
+            shot(page, f"23-confirm-{lang}")
+            accessible(page, f"23-confirm-{lang}")
+            page.click("#confirm")
+            page.wait_for_selector("#confirmed")
+            stored.refresh_from_db()
+            assert stored.confirmed
+            page.click("#manage")
+            page.wait_for_selector("#digests")
+            assert page.locator("#digests li").count() == 1
+            assert {"en": "English", "zh-hans": "简体中文", "zh-hant": "繁體中文"}[lang] in (
+                page.inner_text("#digests")
+            )
+            shot(page, f"24-manage-{lang}")
+            accessible(page, f"24-manage-{lang}")
 
             # The visible feed link opens a readable page (the feed through its stylesheet).
             page.goto(f"{base}/{lang}/tenders/?q=医疗&market=HK")

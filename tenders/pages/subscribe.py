@@ -26,6 +26,9 @@ from tenders import subscriptions
 from .labels import API_LANG
 from .messages import listing_message
 
+# Each language named in itself, as the pages' language switch names them.
+LANGUAGE_NAMES = {"en": "English", "zh": "简体中文", "zht": "繁體中文"}
+
 
 def _page(request, mode: str, status: int = 200, **context):
     return render(request, "pages/subscription.html", {"mode": mode, **context}, status=status)
@@ -127,7 +130,9 @@ def manage(request, token: str):
             ids = [int(v) for v in request.POST.getlist("delete") if v.isdigit()]
         removed = subscriptions.delete_for_address(key, ids)
     found = subscriptions.subscriptions_of(key)
-    rows = [{"subscription": s, "search": _search(s)} for s in found]
+    rows = [
+        {"subscription": s, "search": _search(s), "language": LANGUAGE_NAMES[s.lang]} for s in found
+    ]
     email = found[0].email if found else ""
     return _page(request, "manage", email=email, rows=rows, removed=removed)
 
