@@ -268,7 +268,15 @@ def send_digests(
     failures = 0
     done = 0
     last = 0
-    with connection:
+    try:
+        connection.open()
+    except Exception as error:
+        raise DigestStopped(
+            f"The mail server could not be reached ({type(error).__name__}: {error}); nothing "
+            "was sent. Retry the job once it answers.",
+            run,
+        ) from error
+    try:
         while True:
             batch = list(pending.filter(pk__gt=last).order_by("pk")[:BATCH])
             if not batch:
@@ -314,6 +322,9 @@ def send_digests(
                 run.sent += 1
                 if progress is not None and done % 100 == 0:
                     progress("send digests", done, total)
+    finally:
+        with contextlib.suppress(Exception):
+            connection.close()
     run.searches = len(answers)
     run.seconds = (timezone.now() - started).total_seconds()
     return run

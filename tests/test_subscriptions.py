@@ -360,3 +360,37 @@ def test_no_link_carries_the_address():
         path_of(subscriptions.manage_url("private.person@EXAMPLE.com", "en")).split("/")[-2]
     )
     assert [s.pk for s in subscriptions.subscriptions_of(key)] == [subscription.pk]
+
+
+def test_a_digest_run_stopped_by_the_mail_server_is_retried_from_the_admin(
+    admin_client, settings, t0, django_capture_on_commit_callbacks
+):
+    from tests.smtp_support import free_port
+
+    publish(t0, 0, PREVIOUS, t0 - timedelta(days=7), django_capture_on_commit_callbacks)
+    for n in range(6):
+        Subscription.objects.create(
+            email=f"r{n}@example.com",
+            lang="en",
+            query={},
+            search_key="",
+            confirmed_at=timezone.now(),
+        )
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nothing listens
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    settings.EMAIL_TIMEOUT = 1
+    issue = publish(t0, PREVIOUS, ADDED, t0, django_capture_on_commit_callbacks)
+    run_jobs()
+    job = Job.objects.get(kind="digest")
+    assert job.state == "failed"
+    assert "The mail server could not be reached" in job.message
+    assert job.message.endswith("Retry the job once it answers.")
+    assert not DigestDelivery.objects.filter(issue=issue).exists()  # no claim left behind
+    with smtp_server() as inbox:
+        settings.EMAIL_PORT = inbox.port
+        response = admin_client.post(f"/admin/tenders/job/{job.pk}/retry/")
+        assert response.status_code == 302
+        run_jobs()
+        inbox.wait(6)
+        assert sorted(m["To"] for m in inbox.messages) == [f"r{n}@example.com" for n in range(6)]

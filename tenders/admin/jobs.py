@@ -22,6 +22,8 @@ KINDS = {
     tasks.PUBLISH: ("tenders.add_issue", "admin:tenders_issue_changelist"),
     tasks.IMPORT: ("tenders.run_import", "admin:tenders_importrun_changelist"),
     tasks.REDRAFT: ("tenders.change_sourcetender", "admin:tenders_sourcetender_changelist"),
+    # A digest run stopped by the mail server is retried by those who publish.
+    tasks.DIGEST: ("tenders.add_issue", "admin:tenders_digestdelivery_changelist"),
 }
 
 
