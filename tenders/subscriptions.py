@@ -35,6 +35,7 @@ from . import selectors
 from .filters import PAGES, invalid, parse_list_params
 from .models import Subscription
 from .models.subscriptions import address_key
+from .pages.labels import PAGE_LANG
 from .rows import LANGS
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,6 @@ log = logging.getLogger(__name__)
 # The listing's parameters a saved search keeps: not the page's position or size, not its
 # language (the subscription has its own), not ``new`` (a digest is always the new rows).
 SEARCH_PARAMS = ("market", "category", "closing_bucket", "value_band", "lead_ok", "q")
-PAGE_LANG = {"en": "en", "zh": "zh-hans", "zht": "zh-hant"}
 
 CONFIRM_SALT = "tenders.subscriptions.confirm"
 UNSUBSCRIBE_SALT = "tenders.subscriptions.unsubscribe"
