@@ -15,7 +15,7 @@ from django.http import HttpResponseRedirect
 # here come first in this order.
 APP_ORDER = ("tenders", "sourcing", "rfq", "mcp_server", "auth")
 MODEL_ORDER = {
-    "tenders": ("SourceTender", "Issue", "Category", "CurrencyRate"),
+    "tenders": ("SourceTender", "Issue", "ImportRun", "Job", "Category", "CurrencyRate"),
 }
 
 
@@ -83,3 +83,14 @@ def _without_nul_values(view):
 
 class StaffAdminConfig(AdminConfig):
     default_site = "config.admin.StaffAdminSite"
+
+    def ready(self):
+        super().ready()  # autodiscover: every app's admin module is registered by now
+        # One menu entry for jobs: "Jobs" tells staff who asked for what, its progress and
+        # outcome; the queue's own rows (django_tasks_db's "Task results") say the same in a
+        # machine's words, so they stay out of the admin.
+        from django_tasks_db.models import DBTaskResult
+
+        site = admin.site
+        if site.is_registered(DBTaskResult):
+            site.unregister(DBTaskResult)

@@ -291,6 +291,8 @@ TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEK
 # Approved records whose deadline passed longer ago than this are no longer published.
 TENDERS_PASSED_GRACE_DAYS = int(os.environ.get("TENDERS_PASSED_GRACE_DAYS", "28"))
 # Rows are read and written in batches of this size during publication.
+# Bulk actions of the admin on more records than this run as a job (tenders.bulk).
+TENDERS_BULK_INLINE_LIMIT = int(os.environ.get("TENDERS_BULK_INLINE_LIMIT", "300"))
 TENDERS_PUBLISH_BATCH = int(os.environ.get("TENDERS_PUBLISH_BATCH", "5000"))
 # Publications of at least this many records plan their rows in this many worker processes
 # (the gate and the search columns are pure Python); smaller ones plan in-process.
@@ -371,6 +373,8 @@ TENDERS_IMPORT_CONTACT = os.environ.get("TENDERS_IMPORT_CONTACT", "")
 TENDERS_IMPORT_UPLOAD_MAX_BYTES = int(
     os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_BYTES", str(100 * 1024 * 1024))
 )
+# Files in one upload (several selected, or the files of a .zip).
+TENDERS_IMPORT_UPLOAD_MAX_FILES = int(os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_FILES", "1000"))
 
 # --- Database answers and unavailability (issue #14) ---------------------------------------
 # Seconds a request waits for an answer from PostgreSQL before giving up and answering 503

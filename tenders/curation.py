@@ -96,14 +96,15 @@ def approval_problems(
     if tender.amount is not None:
         try:
             buckets.value_band(
-                tender.amount, tender.currency, rates if rates is not None else _rates()
+                tender.amount, tender.currency, rates if rates is not None else currency_rates()
             )
         except buckets.MissingRate as exc:
             problems.append(str(exc))
     return problems
 
 
-def _rates() -> dict:
+def currency_rates() -> dict:
+    """The USD rate of each currency, as approval and publication read them."""
     return {r.currency: r.usd_per_unit for r in CurrencyRate.objects.all()}
 
 
@@ -169,7 +170,7 @@ def tender_check(*, ids: Iterable[int], user: Actor) -> dict[str, list[Finding]]
 def tenders_approve(*, ids: Iterable[int], user: Actor) -> BulkResult:
     """Approve the records that pass every check; refuse the others, with reasons."""
     result = BulkResult()
-    rates = _rates()
+    rates = currency_rates()
     # The gate as publication will see it: a name added to the directory a moment ago counts.
     # Built with the data it is recorded with: each approved record keeps its pass, so that
     # publication need not run the gate on it again while nothing it depends on changes.
@@ -189,14 +190,20 @@ def tenders_approve(*, ids: Iterable[int], user: Actor) -> BulkResult:
     return result
 
 
-@transaction.atomic
-def tenders_withhold(*, ids: Iterable[int], reason: str, user: Actor) -> BulkResult:
-    """Withhold the records from publication with a reason staff can read later."""
+def withhold_reason(reason: str) -> str:
+    """The reason to withhold, cleaned; ``CurationError`` when there is none or it is long."""
     reason = clean_text(reason or "")
     if not reason:
         raise CurationError("Give a reason for withholding (staff read it in the history).")
     if len(reason) > REASON_MAX_LENGTH:
         raise CurationError(f"Keep the reason under {REASON_MAX_LENGTH} characters.")
+    return reason
+
+
+@transaction.atomic
+def tenders_withhold(*, ids: Iterable[int], reason: str, user: Actor) -> BulkResult:
+    """Withhold the records from publication with a reason staff can read later."""
+    reason = withhold_reason(reason)
     result = BulkResult(done=_locked(ids))
     SourceTender.objects.filter(pk__in=[t.pk for t in result.done]).update(
         status=SourceTender.Status.WITHHELD, withheld_reason=reason, updated_at=timezone.now()

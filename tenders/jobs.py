@@ -16,6 +16,10 @@ setup needs no server besides the database, and workers on several machines can 
 - A running job whose heartbeat is older than ``TENDERS_JOB_LEASE_SECONDS`` belonged to a worker
   that died (killed, machine lost); ``jobs_fail_stale`` marks it failed with that reason. It runs
   when a worker starts, when a job starts, when a job is queued and on every schedule run.
+- Each worker also reports itself (``worker_report``, a ``JobWorker`` row) every heartbeat, busy or
+  idle, so a queued job can say how many workers are alive and when each last reported
+  (``workers_alive``). Heartbeats can be late without anything being wrong (on SQLite a beat waits
+  for the work's own write transaction): only a worker silent past the lease counts as stopped.
 """
 
 import logging
@@ -39,7 +43,7 @@ from django_tasks import TaskResultStatus
 from django_tasks.base import Task
 
 from .calendar import rfc3339
-from .models import Job
+from .models import Job, JobWorker
 from .publication import Progress
 
 log = logging.getLogger(__name__)
@@ -78,6 +82,61 @@ class Outcome:
 
 def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
+
+
+# --- workers ------------------------------------------------------------------------------
+
+
+def worker_report(name: str | None = None, *, now: datetime | None = None) -> None:
+    """Record that worker ``name`` (this process by default) is alive, now."""
+    now = now or timezone.now()
+    name = name or worker_name()
+    if not JobWorker.objects.filter(name=name).update(seen_at=now):
+        JobWorker.objects.get_or_create(name=name, defaults={"started_at": now, "seen_at": now})
+
+
+def worker_gone(name: str | None = None) -> None:
+    """A worker that stops cleanly says so (its row goes)."""
+    JobWorker.objects.filter(name=name or worker_name()).delete()
+
+
+@dataclass
+class WorkerSeen:
+    """A worker as the admin shows it: when it last reported and the job it runs, if any."""
+
+    name: str
+    seen_at: datetime
+    silent: float
+    job: Job | None
+
+
+def workers_alive(*, now: datetime | None = None) -> list[WorkerSeen]:
+    """The workers that reported within the lease (newest first), with the job each runs; rows
+    of workers silent for ten leases are removed (machines long gone)."""
+    now = now or timezone.now()
+    lease = timedelta(seconds=settings.TENDERS_JOB_LEASE_SECONDS)
+    JobWorker.objects.filter(seen_at__lt=now - 10 * lease).delete()
+    rows = list(JobWorker.objects.filter(seen_at__gte=now - lease).order_by("-seen_at", "name"))
+    running = {
+        job.worker: job
+        for job in Job.objects.filter(state=Job.State.RUNNING, worker__in=[r.name for r in rows])
+    }
+    return [
+        WorkerSeen(
+            name=r.name,
+            seen_at=r.seen_at,
+            silent=max(0.0, (now - r.seen_at).total_seconds()),
+            job=running.get(r.name),
+        )
+        for r in rows
+    ]
+
+
+def past_lease(job: Job, now: datetime | None = None) -> bool:
+    """Whether the worker holding running ``job`` has really stopped reporting: its heartbeat
+    is older than the lease (``jobs_fail_stale`` fails such a job on its next sweep)."""
+    silent = job.silent_for(now)
+    return silent is not None and silent > settings.TENDERS_JOB_LEASE_SECONDS
 
 
 # --- queueing -----------------------------------------------------------------------------

@@ -13,10 +13,13 @@ services that queue them (the admin and the commands call these, never the tasks
   died keeps it, so *Retry* works.
 """
 
+import contextlib
+import hashlib
 import logging
 import secrets
 import shutil
 import tempfile
+import zipfile
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -27,10 +30,23 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import task
 
-from . import curation, current, digests
-from .importers.service import ImportFailed, import_from_source, import_notices
+from . import bulk, curation, current, digests, findings
+from .importers.service import (
+    UPLOAD_SUFFIXES,
+    ImportFailed,
+    import_from_source,
+    import_notices,
+)
 from .jobs import JobBusy, JobFailed, Outcome, Progress, job_abandoned, job_enqueue, run_job
-from .models import DigestDelivery, ImportRun, ImportSource, Issue, Job, Subscription
+from .models import (
+    DigestDelivery,
+    ImportRun,
+    ImportSource,
+    Issue,
+    Job,
+    SourceTender,
+    Subscription,
+)
 from .postings_store import PostingsError, build_postings
 from .publication import PublicationError, check_approved, discard_abandoned_builds, passes
 
@@ -41,6 +57,7 @@ IMPORT = "import"
 POSTINGS = "postings"
 GATE_CHECK = "gate-check"
 REDRAFT = "redraft"
+BULK = "bulk"
 DIGEST = "digest"
 
 
@@ -290,6 +307,57 @@ def redraft_task(job_id: int) -> dict:
     return run_job(job_id, _redraft)
 
 
+# --- bulk curation ------------------------------------------------------------------------
+
+
+def bulk_enqueue(
+    *, action: str, ids: list[int], user: AbstractBaseUser | None, reason: str = ""
+) -> Job:
+    """Queue a bulk action of the admin on ``ids`` (``bulk.bulk_run``'s work) for a worker.
+    The same selection is refused while its job is queued or running (a second click)."""
+    ids = sorted(set(ids))
+    digest = hashlib.sha256(",".join(map(str, ids)).encode()).hexdigest()[:16]
+    verb = bulk.ACTIONS[action][0]
+    return job_enqueue(
+        task=bulk_task,
+        kind=BULK,
+        label=f"{verb} {len(ids):,} records",
+        lock_key=f"{BULK}:{action}:{digest}",
+        user=user,
+        arguments={"action": action, "ids": ids, "reason": reason},
+    )
+
+
+def _bulk(job: Job, progress: Progress) -> Outcome:
+    args = job.arguments
+    try:
+        outcome = bulk.bulk_run(
+            action=args["action"],
+            ids=args["ids"],
+            user=job.requested_by,
+            reason=args.get("reason", ""),
+            progress=lambda done, total: progress(args["action"], done, total),
+        )
+    except curation.CurationError as exc:
+        raise JobFailed(f"Nothing changed: {exc}") from exc
+    refused = dict(list(outcome.refused.items())[:100])
+    return Outcome(
+        message=outcome.message(),
+        data={
+            "action": outcome.action,
+            "selected": outcome.selected,
+            "done": outcome.done,
+            "refused_count": len(outcome.refused),
+            "refused": refused,
+        },
+    )
+
+
+@task()
+def bulk_task(job_id: int) -> dict:
+    return run_job(job_id, _bulk)
+
+
 # --- imports ------------------------------------------------------------------------------
 
 
@@ -341,6 +409,7 @@ def _import(job: Job, progress: Progress) -> Outcome:
         raise JobFailed(f"Not imported: {exc}") from exc
     if run.state == ImportRun.State.FAILED:
         raise JobFailed(f"Import from {source.name} failed: {run.error}", subject=run)
+    _scan_stale(progress)
     fields = ("read", "created", "updated", "unchanged", "closed", "failed")
     return Outcome(
         message=f"Imported from {source.name}: {run.summary()}.",
@@ -356,50 +425,107 @@ def import_source_task(job_id: int) -> dict:
 
 def upload_import_enqueue(
     *,
-    upload,
+    uploads: list,
     fmt: str,
     market: str,
     since: date | None,
     dry_run: bool,
     user: AbstractBaseUser | None,
 ) -> Job:
-    """Keep an uploaded file in storage and queue its import (or dry run) for a worker."""
-    name = Path(upload.name).name
-    stored = default_storage.save(f"uploads/{secrets.token_hex(8)}/{name}", upload)
+    """Keep uploaded files (one, several, or zips of them) in storage, in one folder, and
+    queue their import (or dry run) for a worker: one run for all of them."""
+    folder = f"uploads/{secrets.token_hex(8)}"
+    names, stored = [], []
     try:
+        for upload in uploads:
+            name = Path(upload.name).name
+            stored.append(default_storage.save(f"{folder}/{name}", upload))
+            names.append(Path(stored[-1]).name)  # the storage may rename a second a.json
+        shown = upload_title(names)
         return job_enqueue(
             task=import_upload_task,
             kind=IMPORT,
-            label=f"{'Dry run of' if dry_run else 'Import'} upload {name}"[:200],
-            lock_key=f"{IMPORT}:{stored}"[:200],
+            label=f"{'Dry run of' if dry_run else 'Import'} upload {shown}"[:200],
+            lock_key=f"{IMPORT}:{folder}"[:200],
             user=user,
             arguments={
                 "format": fmt,
                 "market": market or None,
                 "since": since.isoformat() if since else None,
                 "dry_run": dry_run,
-                "stored": stored,
-                "name": name,
+                "folder": folder,
+                "files": stored,
+                "name": shown,
             },
         )
     except Exception:
-        default_storage.delete(stored)
+        _remove_upload(stored, folder)
         raise
+
+
+def upload_title(names: list[str]) -> str:
+    """How an upload is named in jobs and runs: its file, or the first ones and a count."""
+    if len(names) == 1:
+        return names[0]
+    shown = ", ".join(names[:3])
+    return f"{shown}{', …' if len(names) > 3 else ''} ({len(names)} files)"
+
+
+def _remove_upload(stored: list[str], folder: str | None) -> None:
+    for name in stored:
+        default_storage.delete(name)
+    if folder:
+        with contextlib.suppress(OSError):  # the emptied folder, where storage has folders
+            default_storage.delete(folder)
+
+
+def _unpack(kept: str, into: Path, suffixes: tuple[str, ...]) -> None:
+    """Copy a kept upload into the import's folder; a zip's notice files are unpacked there
+    (by their own names only: nothing is written outside the folder). The storage's stream
+    is copied first: a zip is read by seeking, which a file kept in the database cannot."""
+    name = Path(kept).name
+    local = into / name
+    with default_storage.open(kept, "rb") as source, local.open("wb") as out:
+        shutil.copyfileobj(source, out, 1 << 20)
+    if not name.lower().endswith(".zip"):
+        return
+    with zipfile.ZipFile(local) as archive:
+        for member in archive.infolist():
+            inner = Path(member.filename).name
+            if member.is_dir() or not inner.lower().endswith(suffixes):
+                continue
+            if "__MACOSX" in member.filename or inner.startswith("."):
+                continue
+            target, n = into / inner, 1
+            while target.exists():  # the same name in two folders of the zip
+                n += 1
+                target = into / f"{Path(inner).stem}-{n}{''.join(Path(inner).suffixes)}"
+            with archive.open(member) as packed, target.open("wb") as out:
+                shutil.copyfileobj(packed, out, 1 << 20)
+    local.unlink()
 
 
 def _import_upload(job: Job, progress: Progress) -> Outcome:
     args = job.arguments
+    if "stored" in args:  # a job queued before uploads of several files
+        stored, folder = [args["stored"]], None
+    else:
+        stored, folder = args["files"], args["folder"]
     where, dry_run = f"upload {args['name']}", args["dry_run"]
-    if not default_storage.exists(args["stored"]):
-        raise JobFailed(f"Not imported: the file of {where} is gone; upload it again.")
-    with tempfile.TemporaryDirectory(prefix="tenders-upload-") as folder:
-        local = Path(folder) / args["name"]  # readers tell formats by the file's suffix
-        with default_storage.open(args["stored"], "rb") as kept, local.open("wb") as out:
-            shutil.copyfileobj(kept, out, 1 << 20)
+    if not all(default_storage.exists(name) for name in stored):
+        raise JobFailed(f"Not imported: the files of {where} are gone; upload them again.")
+    with tempfile.TemporaryDirectory(prefix="tenders-upload-") as temp:
+        local = Path(temp) / "files"
+        local.mkdir()
+        for name in stored:
+            _unpack(name, local, UPLOAD_SUFFIXES[args["format"]])
+        found = sorted(local.iterdir())
+        # Readers tell formats by the file's suffix: one file is read as itself.
+        location = found[0] if len(found) == 1 else local
         try:
             run = import_notices(
                 args["format"],
-                str(local),
+                str(location),
                 market=args["market"],
                 since=date.fromisoformat(args["since"]) if args["since"] else None,
                 user=job.requested_by,
@@ -409,10 +535,12 @@ def _import_upload(job: Job, progress: Progress) -> Outcome:
             )
         except ImportFailed as exc:
             raise JobFailed(f"Not imported: {exc}") from exc
-    default_storage.delete(args["stored"])  # run: the file would give the same outcome again
+    _remove_upload(stored, folder)  # run: the files would give the same outcome again
     subject = run if run.pk else None
     if run.state == ImportRun.State.FAILED:
         raise JobFailed(f"Import of {where} failed: {run.error}", subject=subject)
+    if not dry_run:
+        _scan_stale(progress)
     fields = ("read", "created", "updated", "unchanged", "closed", "failed")
     if dry_run:
         message = f"Dry run of {where}, nothing was written: {run.summary()}."
@@ -423,8 +551,17 @@ def _import_upload(job: Job, progress: Progress) -> Outcome:
     return Outcome(
         message=message,
         subject=subject,
-        data={"run": run.pk, **{name: getattr(run, name) for name in fields}},
+        data={"run": run.pk, **{name: getattr(run, name) for name in fields}, "files": run.files},
     )
+
+
+def _scan_stale(progress: Progress) -> None:
+    """After an import, keep the gate's findings of the records whose kept counts are stale,
+    here in the worker: those the run created or changed, and every other one when the run
+    changed the gate's data (importers add the names they see to the directory). The admin's
+    "has findings" filter then reads counts instead of scanning in a request."""
+    records = SourceTender.objects.exclude(status=SourceTender.Status.CLOSED)
+    findings.findings_refresh(records, progress=lambda done, total: progress("scan", done, total))
 
 
 @task()
@@ -436,7 +573,7 @@ def import_upload_task(job_id: int) -> dict:
 def _import_abandoned(sender, job: Job, **kwargs) -> None:
     """The run of an import whose worker died still says running: it failed, for that reason."""
     if job.kind == IMPORT and job.started_at:
-        if "stored" in job.arguments:
+        if "name" in job.arguments:
             runs = ImportRun.objects.filter(source=None, location=f"upload {job.arguments['name']}")
         else:
             runs = ImportRun.objects.filter(source_id=job.arguments.get("source_id"))

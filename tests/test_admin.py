@@ -3,6 +3,7 @@ actions call one service each, publication views report, and bad input is an err
 never a 500."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -73,8 +74,20 @@ def test_changelist_shows_findings_counts_filters_and_search(admin_client):
     rows = {r.listing_id: r for r in response.context["cl"].result_list}
     assert set(rows) == {clean.listing_id, dirty.listing_id}
     html = response.content.decode()
-    assert re.search(rf"{dirty.listing_id}.*?<td class=\"field-findings_count\">2</td>", html, re.S)
-    assert re.search(rf"{clean.listing_id}.*?<td class=\"field-findings_count\">0</td>", html, re.S)
+    assert re.search(rf"{dirty.listing_id}.*?field-findings_badge.*?>2 findings</span>", html, re.S)
+    assert re.search(rf"{clean.listing_id}.*?field-findings_badge.*?>clean</span>", html, re.S)
+    # The public text beside a short private title.
+    assert f'<span class="public-text" lang="en">{clean.summary_en}</span>' in html
+    assert f'<span class="public-text" lang="zh">{clean.summary_zh}</span>' in html
+    assert "Private title" in html
+    # Has findings / clean, from counts kept until the text changes.
+    found = admin_client.get(reverse(CHANGELIST), {"findings": "yes"})
+    assert [r.pk for r in found.context["cl"].result_list] == [dirty.pk]
+    found = admin_client.get(reverse(CHANGELIST), {"findings": "no"})
+    assert [r.pk for r in found.context["cl"].result_list] == [clean.pk]
+    SourceTender.objects.filter(pk=dirty.pk).update(summary_en="Supply of lifts.")
+    found = admin_client.get(reverse(CHANGELIST), {"findings": "no"})
+    assert {r.pk for r in found.context["cl"].result_list} == {clean.pk, dirty.pk}
     drafts = admin_client.get(reverse(CHANGELIST), {"status__exact": "draft"})
     assert [r.pk for r in drafts.context["cl"].result_list] == [dirty.pk]
     found = admin_client.get(reverse(CHANGELIST), {"q": "Harbour District"})
@@ -182,13 +195,26 @@ def _action(client, action, records, **extra):
 def test_bulk_approve_and_check_actions(admin_client):
     good = [SourceTenderFactory(status=SourceTender.Status.DRAFT) for _ in range(3)]
     bad = SourceTenderFactory(status=SourceTender.Status.DRAFT, summary_en="See tender.gov.hk")
-    response = _action(admin_client, "approve_records", [*good, bad])
+    # First a confirmation page: the count, the rows as published, what is refused and why.
+    page = _action(admin_client, "approve_records", [*good, bad])
+    html = page.content.decode()
+    assert page.status_code == 200 and "Approve 4 records?" in html
+    assert '<strong id="bulk-count">4</strong> records selected.' in html
+    assert "Of the first 4, <strong>1</strong> will be refused:" in html
+    assert (
+        f"<strong>{bad.listing_id}</strong>: domain name in summary_en: See tender.gov.hk" in html
+    )
+    rows = re.findall(r'<td class="public-text">([^<]+)</td>', html)
+    assert rows == [g.summary_en for g in good]
+    assert 'value="Approve 4 records"' in html and "Done as you confirm." in html
+    assert not SourceTender.objects.filter(status="approved").exists()
+    response = _action(admin_client, "approve_records", [*good, bad], apply="1")
     assert messages_of(response) == [
         "Approved 3 record(s).",
         f"{bad.listing_id} not approved: domain name in summary_en: See tender.gov.hk",
     ]
     assert SourceTender.objects.filter(status="approved").count() == 3
-    response = _action(admin_client, "check_records", [*good, bad])
+    response = _action(admin_client, "check_records", [*good, bad], apply="1")
     assert messages_of(response) == [
         "Checked 4 record(s): 3 clean, 1 with findings.",
         f"{bad.listing_id} not clean: domain name in summary_en: See tender.gov.hk",
@@ -199,7 +225,7 @@ def test_withhold_action_asks_for_a_reason(admin_client):
     records = [SourceTenderFactory(), SourceTenderFactory()]
     page = _action(admin_client, "withhold_records", records)
     assert page.status_code == 200 and b'name="reason"' in page.content
-    assert b"2 records selected" in page.content
+    assert b'<strong id="bulk-count">2</strong> records selected' in page.content
     empty = _action(admin_client, "withhold_records", records, apply="1", reason="   ")
     assert empty.status_code == 200 and b"This field is required." in empty.content
     assert not SourceTender.objects.filter(status="withheld").exists()
@@ -214,7 +240,7 @@ def test_draft_action_drafts_each_record_from_its_own_concepts(admin_client):
     blank = dict(status=SourceTender.Status.DRAFT, summary_en="", summary_zh="", summary_zht="")
     scanner = SourceTenderFactory(concepts=["33112200"], **blank)
     routers = SourceTenderFactory(concepts=["32413100"], market="SG", **blank)
-    done = _action(admin_client, "draft_summaries", [scanner, routers])
+    done = _action(admin_client, "draft_summaries", [scanner, routers], apply="1")
     assert messages_of(done) == [
         "Drafted summaries for 2 record(s) from their own concepts; read them and approve."
     ]
@@ -368,12 +394,128 @@ def test_the_list_shows_what_is_bought_and_finds_records_still_on_a_broad_concep
     none = SourceTenderFactory(concepts=[], title="Unclassified")
     url = reverse("admin:tenders_sourcetender_changelist")
     page = admin_client.get(url).content.decode()
-    assert "Ultrasonic unit / 超声波设备" in page
+    assert '<small class="public-concepts">Ultrasonic unit</small>' in page
+    assert '<small class="public-concepts">超声波设备</small>' in page
     assert (
-        "Medical equipments, pharmaceuticals and personal care products / 医疗设备、药品和个人护理产品 (broad: pick one)"
-        in page
+        "Medical equipments, pharmaceuticals and personal care products (broad: pick one)" in page
     )
+    assert "医疗设备、药品和个人护理产品 (broad: pick one)" in page
     listed = admin_client.get(url, {"concept": "broad"}).context["cl"].result_list
     assert {r.pk for r in listed} == {broad.pk, none.pk}
     listed = admin_client.get(url, {"concept": "specific"}).context["cl"].result_list
     assert {r.pk for r in listed} == {specific.pk}
+
+
+def test_the_list_filters_by_closing_source_run_and_edits(admin_client, t0):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tenders.models import ImportedNotice, ImportRun, ImportSource
+
+    now = timezone.now()
+    soon = SourceTenderFactory(deadline=now + timedelta(days=5))
+    month = SourceTenderFactory(deadline=now + timedelta(days=20))
+    later = SourceTenderFactory(deadline=now + timedelta(days=60))
+    passed = SourceTenderFactory(deadline=now - timedelta(days=3), summary_en="", status="draft")
+    url = reverse(CHANGELIST)
+
+    def listed(**query):
+        return {r.pk for r in admin_client.get(url, query).context["cl"].result_list}
+
+    assert listed(closes="2w") == {soon.pk}
+    assert listed(closes="4w") == {month.pk}
+    assert listed(closes="later") == {later.pk}
+    assert listed(closes="passed") == {passed.pk}
+    assert listed(summary="missing") == {passed.pk}
+    # Imported from a source, by a run; one edited by a person afterwards.
+    source = ImportSource.objects.create(name="CA weekly", format="ocds", market="CA", url="/x")
+    run = ImportRun.objects.create(source=source, format="ocds", location="/x")
+    for record in (soon, month):
+        ImportedNotice.objects.create(
+            tender=record, scheme="ocds", notice_id=record.listing_id, source=source,
+            raw=b"", raw_hash="x", first_run=run, last_run=run,
+        )  # fmt: skip
+    assert listed(source=str(source.pk)) == {soon.pk, month.pk}
+    assert listed(source="staff") == {later.pk, passed.pk}
+    assert listed(run=str(run.pk)) == {soon.pk, month.pk}
+    assert listed(edited="no") == {soon.pk, month.pk}
+    admin_client.post(change_url(month), form_data(month, summary_en="Supply of switches."))
+    assert listed(edited="no") == {soon.pk}
+    assert listed(edited="yes") == {month.pk, later.pk, passed.pk}
+
+
+def test_the_preview_says_which_records_are_left_out_and_why_with_links(admin_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = timezone.now()
+    SourceTenderFactory(deadline=now + timedelta(days=9))
+    old = SourceTenderFactory.create_batch(2, deadline=now - timedelta(days=400))
+    leak = SourceTenderFactory(deadline=now + timedelta(days=9), summary_en="Write to a@b.org")
+    held = SourceTenderFactory(status="withheld", withheld_reason="duplicate")
+    closed = SourceTenderFactory(status="closed")
+    empty = SourceTenderFactory(status="draft", summary_zh="")
+    draft = SourceTenderFactory(status="draft")
+    html = admin_client.get(reverse("admin:tenders_issue_preview")).content.decode()
+    rows = re.findall(
+        r"<tr><th>([^<]+)</th><td class=\"excluded-count\"><a href=\"([^\"]+)\">(\d+)</a>", html
+    )
+    found = {reason: (url.replace("&amp;", "&"), int(n)) for reason, url, n in rows}
+    expected = {
+        "Deadline passed over 28 days ago (approved)": {r.pk for r in old},
+        "Withheld by the gate at publication (findings, missing summary or rate)": {leak.pk},
+        "Withheld by staff": {held.pk},
+        "Closed at source (cancelled, awarded or withdrawn)": {closed.pk},
+        "No summary (drafts missing one or more)": {empty.pk},
+        "Not approved yet (drafts with their summaries)": {draft.pk},
+    }
+    assert set(found) == set(expected)
+    for reason, pks in expected.items():
+        url, count = found[reason]
+        assert count == len(pks), reason
+        listed = admin_client.get(url).context["cl"].result_list
+        assert {r.pk for r in listed} == pks, reason
+
+
+def test_an_issue_page_for_people(admin_client, t0):
+    SourceTenderFactory()
+    SourceTenderFactory(market="SG")
+    leak = SourceTenderFactory(summary_en="Write to a@b.org")
+    curation.issue_publish(user=None, now=t0)
+    first = current_issue()
+    curation.issue_publish(user=None, now=t0 + timedelta(hours=1))
+    second = current_issue()
+    assert first.issue_id == second.issue_id  # the same week, twice
+
+    html = admin_client.get(reverse("admin:tenders_issue_change", args=[second.pk])).content
+    html = html.decode()
+    assert f"{second.issue_id} (#{second.pk}): publication 2 of 2 this week" in html
+    assert "by a command (weekly publication)" in html
+    assert '<td id="issue-rows">2</td>' in html and '<td id="issue-withheld">1</td>' in html
+    assert re.search(r'id="issue-markets"><tbody><tr><th>Hong Kong</th><td>1</td></tr><tr>'
+                     r"<th>Singapore</th><td>1</td></tr>", html)  # fmt: skip
+    assert "<th>IT hardware and equipment</th><td>2</td>" in html
+    assert re.search(
+        rf"<th>sanitization</th><td>1</td><td><a href=\"[^\"]+/{leak.pk}/change/\"", html
+    )
+    assert 'id="issue-public" href="/en/tenders/"' in html
+    assert "nothing yet" in html
+    assert f'Follows</th><td><a href="/admin/tenders/issue/{first.pk}/change/">' in html
+
+    old = admin_client.get(reverse("admin:tenders_issue_change", args=[first.pk])).content
+    old = old.decode()
+    assert "issue-public" not in old  # no public listing once replaced
+    assert (
+        f'<a href="/admin/tenders/issue/{second.pk}/change/">{second.issue_id}, publication 2 '
+        f"(#{second.pk})</a>"
+    ) in old
+    listing = admin_client.get(reverse("admin:tenders_issue_changelist")).content.decode()
+    assert f"{second.issue_id}, publication 2 (#{second.pk})" in listing
+    assert f"{first.issue_id} (#{first.pk})" in listing
+
+
+def test_one_menu_entry_for_jobs(admin_client):
+    html = admin_client.get(reverse("admin:index")).content.decode()
+    assert ">Jobs</a>" in html and "Task results" not in html

@@ -88,7 +88,7 @@ def test_upload_queues_an_import_that_opens_the_run_with_its_failures(admin_clie
     )
     assert SourceTender.objects.get().title == "Supply of office furniture"
     # The kept copy of the file is gone once its import has run.
-    assert not default_storage.exists(job.arguments["stored"])
+    assert not default_storage.exists(job.arguments["files"][0])
     again = upload_and_run(admin_client, CSV)
     assert again.message.startswith(
         "Imported upload batch.csv: 2 read: 0 created, 0 updated, 1 unchanged"
@@ -100,7 +100,9 @@ def test_upload_queues_an_import_that_opens_the_run_with_its_failures(admin_clie
 
 def test_upload_refuses_bad_input_with_reasons_and_writes_nothing(admin_client, settings):
     wrong_suffix = upload(admin_client, CSV, name="batch.txt")
-    assert wrong_suffix.context["form"].errors == {"file": ["A csv file ends in .csv."]}
+    assert wrong_suffix.context["form"].errors == {
+        "file": ["batch.txt: a csv file ends in .csv (or upload a .zip)."]
+    }
     no_market = upload(admin_client, CSV, market="")
     assert no_market.context["form"].errors == {
         "market": [
@@ -110,8 +112,8 @@ def test_upload_refuses_bad_input_with_reasons_and_writes_nothing(admin_client, 
     settings.TENDERS_IMPORT_UPLOAD_MAX_BYTES = 10
     too_big = upload(admin_client, CSV)
     assert too_big.context["form"].errors["file"] == [
-        "The file is larger than 0 MB: import it with manage.py import_notices on the server "
-        "instead."
+        "The files are larger than 0 MB together: import them with manage.py import_notices on "
+        "the server instead."
     ]
     assert Job.objects.count() == 0
     settings.TENDERS_IMPORT_UPLOAD_MAX_BYTES = 1_000_000
@@ -142,7 +144,7 @@ def test_an_upload_whose_worker_died_keeps_its_file_and_can_be_retried(admin_cli
     gone = timezone.now() - timedelta(seconds=settings.TENDERS_JOB_LEASE_SECONDS + 1)
     Job.objects.filter(pk=job.pk).update(state="running", started_at=gone, heartbeat_at=gone)
     [dead] = jobs_fail_stale()
-    assert default_storage.exists(dead.arguments["stored"])
+    assert default_storage.exists(dead.arguments["files"][0])
     retried = job_retry(job=dead, user=dead.requested_by)
     assert retried.arguments == dead.arguments
     work_off_the_queue()
@@ -233,3 +235,97 @@ def test_a_record_page_says_where_it_came_from_and_why_it_closed(admin_client):
         reverse("admin:tenders_sourcetender_changelist"), {"status__exact": "closed"}
     )
     assert [r.pk for r in closed.context["cl"].result_list] == [voided.pk]
+
+
+def _zip(files: dict[str, str]) -> bytes:
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+WEEK = {
+    "week/monday.csv": CSV,
+    "week/tuesday.csv": "id,title,buyer,deadline\n"
+    "GEBIZ-3,Cleaning of offices,Housing Board,2026-12-22T17:00\n",
+    "week/README.txt": "not a notice file: left out",
+}
+
+
+def test_a_zip_or_several_files_import_as_one_run_with_counts_for_each_file(admin_client):
+    zipped = SimpleUploadedFile("week.zip", _zip(WEEK), content_type="application/zip")
+    dry = upload(admin_client, "", file=zipped, dry_run="on")
+    job = Job.objects.get()
+    assert job.label == "Dry run of upload week.zip"
+    work_off_the_queue()
+    job.refresh_from_db()
+    assert job.message == (
+        "Dry run of upload week.zip, nothing was written: 3 read: 2 created, 0 updated, "
+        "0 unchanged, 0 closed at source, 1 failed."
+    )
+    assert job.result["files"] == {
+        "monday.csv": {"read": 2, "created": 1, "updated": 0, "unchanged": 0, "skipped": 0,
+                       "failed": 1},
+        "tuesday.csv": {"read": 1, "created": 1, "updated": 0, "unchanged": 0, "skipped": 0,
+                        "failed": 0},
+    }  # fmt: skip
+    assert dry.status_code == 200 and not SourceTender.objects.exists()
+
+    # Several files selected together: one run, one job, the counts of each file on the run.
+    files = [
+        SimpleUploadedFile("monday.csv", WEEK["week/monday.csv"].encode()),
+        SimpleUploadedFile("tuesday.csv", WEEK["week/tuesday.csv"].encode()),
+    ]
+    done = upload_and_run(admin_client, "", file=files)
+    assert done.label == "Import upload monday.csv, tuesday.csv (2 files)"
+    run = ImportRun.objects.get()
+    assert (run.read, run.created, run.failed) == (3, 2, 1)
+    assert run.files["tuesday.csv"]["created"] == 1
+    page = admin_client.get(reverse("admin:tenders_importrun_change", args=[run.pk]))
+    assert (
+        "<tr><td>monday.csv</td><td>2</td><td>1</td><td>0</td><td>0</td><td>0</td><td>1</td>"
+        in (page.content.decode())
+    )
+    assert SourceTender.objects.count() == 2
+    assert not default_storage.exists(done.arguments["files"][0])
+
+
+def test_uploads_of_several_files_keep_the_limits(admin_client, settings):
+    bad = upload(admin_client, "", file=SimpleUploadedFile("week.zip", b"not a zip"))
+    assert bad.context["form"].errors["file"] == ["week.zip is not a readable .zip file."]
+    empty = upload(admin_client, "", file=SimpleUploadedFile("w.zip", _zip({"a.txt": "x"})))
+    assert empty.context["form"].errors["file"] == [
+        "w.zip holds no csv files (names ending in .csv)."
+    ]
+    # The limit holds for a zip's files as they unpack, not only for the zip itself.
+    big = _zip({"big.csv": CSV + "x" * 50_000})
+    settings.TENDERS_IMPORT_UPLOAD_MAX_BYTES = 20_000
+    assert len(big) < 20_000
+    refused = upload(admin_client, "", file=SimpleUploadedFile("big.zip", big))
+    assert (
+        refused.context["form"]
+        .errors["file"][0]
+        .startswith("The files are larger than 0 MB together")
+    )
+    settings.TENDERS_IMPORT_UPLOAD_MAX_FILES = 1
+    files = [SimpleUploadedFile(n, CSV.encode()) for n in ("a.csv", "b.csv")]
+    many = upload(admin_client, "", file=files)
+    assert many.context["form"].errors["file"] == ["2 files: upload at most 1 at once."]
+    assert not Job.objects.exists()
+
+
+def test_files_are_told_apart_by_the_readers_places_and_uploads_are_named_for_people():
+    from tenders.importers.service import file_of
+    from tenders.tasks import upload_title
+
+    assert file_of("a b.json #3") == "a b.json"
+    assert file_of("week.csv line 7") == "week.csv"
+    assert file_of("TenderNotice.xml record 2") == "TenderNotice.xml"
+    assert file_of("cn_24_open.xml") == "cn_24_open.xml"
+    assert upload_title(["week.zip"]) == "week.zip"
+    assert upload_title(["a.json", "b.json"]) == "a.json, b.json (2 files)"
+    assert upload_title([f"{n}.json" for n in range(21)]) == "0.json, 1.json, 2.json, … (21 files)"

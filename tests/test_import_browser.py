@@ -36,7 +36,7 @@ def test_curator_uploads_a_file_and_reads_the_run(live_server, browser_page, tmp
     page.wait_for_selector(".job-panel")
     assert page.url == f"{base}/admin/tenders/importrun/"
     assert "Queued Import upload TenderNotice.xml as job #" in page.inner_text("ul.messagelist")
-    assert page.inner_text(".job-state") == "Queued"
+    assert page.inner_text(".job-state") == "Waiting for a worker"
     with worker_process(tmp_path):
         page.wait_for_selector(".job-panel[data-state=succeeded]", timeout=60_000)
     assert page.inner_text(".job-message").endswith(

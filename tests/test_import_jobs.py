@@ -74,7 +74,7 @@ def test_import_now_queues_a_job_per_source_and_the_runs_page_follows_it(admin_c
         "progress and the runs when they are done."
     ]
     html = page.content.decode()
-    assert REFRESH in html and '<span class="job-state">Queued</span>' in html
+    assert REFRESH in html and '<span class="job-state">Waiting for a worker</span>' in html
 
     again = import_now(admin_client, source)
     assert again.status_code == 302 and Job.objects.count() == 1
@@ -207,7 +207,11 @@ def test_a_real_worker_imports_and_an_import_again_changes_nothing(admin_client,
         import_now(admin_client, source)
         second = wait_for_job(Job.objects.exclude(pk=first.pk).get().pk, lambda j: not j.active)
     assert (first.state, first.message) == ("succeeded", f"Imported from TED eForms: {FIRST}.")
-    assert (first.phase, first.done, first.total) == ("import", 9, 9)
+    # Last, the worker scans the records for the list's "has findings" filter (the 7 not
+    # closed at source).
+    assert (first.phase, first.done, first.total) == ("scan", 7, 7)
+    assert SourceTender.objects.filter(findings__isnull=False).count() == 7
+    assert SourceTender.objects.filter(status="closed").count() == 1
     assert (second.state, second.message) == ("succeeded", f"Imported from TED eForms: {AGAIN}.")
     assert sorted(SourceTender.objects.values_list("listing_id", flat=True)) == ids
     assert list(ImportRun.objects.order_by("pk").values_list("state", "created", "unchanged")) == [

@@ -5,6 +5,9 @@ record is the report. Importing needs the *Can import notices* permission (super
 it); everyone with the view permission can read the runs and their failures.
 """
 
+import zipfile
+from pathlib import Path
+
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
@@ -14,24 +17,18 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from .. import tasks
 from ..importers import harvest
 from ..importers.presets import presets_install
-from ..importers.service import ImportFailed, check_market
+from ..importers.service import UPLOAD_SUFFIXES, ImportFailed, check_market
 from ..jobs import JobBusy
 from ..markets import MARKET_CHOICES
 from ..models import ImportedNotice, ImportFormat, ImportRun, ImportSource, Job, SourceTender
 from .jobs import busy_message, job_panel
 
 PERMISSION = "tenders.run_import"
-UPLOAD_SUFFIXES = {
-    "ocds": (".json", ".json.gz", ".jsonl", ".jsonl.gz"),
-    "eforms": (".xml",),
-    "gld": (".xml",),
-    "csv": (".csv",),
-    "canadabuys": (".csv",),
-}
 
 
 def imported_notice_html(tender: SourceTender):
@@ -197,21 +194,42 @@ class ImportSourceAdmin(admin.ModelAdmin):
 # --- runs and uploads ---------------------------------------------------------------------
 
 
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """One or more files (Django's documented pattern for ``multiple``)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(d, initial) for d in data]
+        return [single(data, initial)] if data else single(data, initial)
+
+
 class UploadForm(forms.Form):
     format = forms.ChoiceField(
         choices=[
             (value, label) for value, label in ImportFormat.choices if value in UPLOAD_SUFFIXES
         ],
-        help_text="OCDS: .json, .json.gz or .jsonl; eForms and GLD: one .xml file; CSV: .csv "
-        "with the documented columns (see the README); CanadaBuys: one of its tender notice "
-        ".csv files.",
+        help_text="OCDS: .json, .json.gz or .jsonl; eForms and GLD: .xml; CSV: .csv with the "
+        "documented columns (see the README); CanadaBuys: its tender notice .csv files.",
     )
     market = forms.ChoiceField(
         choices=[("", "(implied by the format)"), *MARKET_CHOICES],
         required=False,
         help_text="Required for OCDS and CSV; eForms is always EU and GLD always HK.",
     )
-    file = forms.FileField(help_text="The notices to import.")
+    file = MultipleFileField(
+        label="Files",
+        help_text="The notices to import: one file, several (select them together) or a .zip "
+        "of them. They are imported as one run, with counts for each file.",
+    )
     since = forms.DateField(
         required=False,
         help_text="Only items published on or after this date (YYYY-MM-DD); empty for all.",
@@ -223,19 +241,68 @@ class UploadForm(forms.Form):
     def clean(self):
         data = super().clean()
         _clean_market(self, data)
-        upload = data.get("file")
-        if upload and data.get("format"):
-            suffixes = UPLOAD_SUFFIXES[data["format"]]
-            if not upload.name.lower().endswith(suffixes):
-                self.add_error("file", f"A {data['format']} file ends in {' or '.join(suffixes)}.")
-            limit = settings.TENDERS_IMPORT_UPLOAD_MAX_BYTES
-            if upload.size > limit:
-                self.add_error(
-                    "file",
-                    f"The file is larger than {limit // 1_000_000} MB: import it with "
-                    "manage.py import_notices on the server instead.",
-                )
+        uploads = data.get("file") or []
+        if uploads and data.get("format"):
+            try:
+                upload_check(uploads, UPLOAD_SUFFIXES[data["format"]], data["format"])
+            except forms.ValidationError as exc:
+                self.add_error("file", exc)
         return data
+
+
+def upload_check(uploads, suffixes: tuple[str, ...], fmt: str) -> None:
+    """Refuse uploads the import could not read, or larger than the limit (the files' sizes,
+    and a zip's files as they unpack: a small zip cannot hide a huge import)."""
+    limit = settings.TENDERS_IMPORT_UPLOAD_MAX_BYTES
+    too_large = forms.ValidationError(
+        f"The files are larger than {limit // 1_000_000} MB together: import them with "
+        "manage.py import_notices on the server instead."
+    )
+    if sum(u.size for u in uploads) > limit:
+        raise too_large
+    unpacked, count = 0, 0
+    for upload in uploads:
+        name = upload.name.lower()
+        if name.endswith(".zip"):
+            try:
+                members = zip_members(upload, suffixes)
+            except zipfile.BadZipFile:
+                raise forms.ValidationError(f"{upload.name} is not a readable .zip file.") from None
+            if not members:
+                raise forms.ValidationError(
+                    f"{upload.name} holds no {fmt} files (names ending in {' or '.join(suffixes)})."
+                )
+            unpacked += sum(m.file_size for m in members)
+            count += len(members)
+        elif not name.endswith(suffixes):
+            raise forms.ValidationError(
+                f"{upload.name}: a {fmt} file ends in {' or '.join(suffixes)} (or upload a .zip)."
+            )
+        else:
+            unpacked += upload.size
+            count += 1
+    if unpacked > limit:
+        raise too_large
+    if count > settings.TENDERS_IMPORT_UPLOAD_MAX_FILES:
+        raise forms.ValidationError(
+            f"{count} files: upload at most {settings.TENDERS_IMPORT_UPLOAD_MAX_FILES} at once."
+        )
+
+
+def zip_members(upload, suffixes: tuple[str, ...]) -> list[zipfile.ZipInfo]:
+    """The files of an uploaded zip whose names end in ``suffixes`` (folders and others left)."""
+    upload.seek(0)
+    with zipfile.ZipFile(upload) as archive:
+        found = [
+            m
+            for m in archive.infolist()
+            if not m.is_dir()
+            and m.filename.lower().endswith(suffixes)
+            and not Path(m.filename).name.startswith((".", "__MACOSX"))
+            and "__MACOSX" not in m.filename
+        ]
+    upload.seek(0)
+    return found
 
 
 @admin.register(ImportRun)
@@ -271,8 +338,9 @@ class ImportRunAdmin(admin.ModelAdmin):
         return False
 
     def get_readonly_fields(self, request, obj=None):
-        names = [f.name for f in self.opts.fields if f.name not in ("failures", "skipped")]
-        return [*names, "skipped_by_reason", "failure_list"]
+        hidden = ("failures", "skipped", "files")
+        names = [f.name for f in self.opts.fields if f.name not in hidden]
+        return [*names, "skipped_by_reason", "failure_list", "file_counts"]
 
     def get_fields(self, request, obj=None):
         return self.get_readonly_fields(request, obj)
@@ -292,6 +360,27 @@ class ImportRunAdmin(admin.ModelAdmin):
         return format_html(
             "<ul>{}</ul>",
             format_html_join("", "<li>{}: {}</li>", sorted(run.skipped.items())),
+        )
+
+    @admin.display(description="counts of each file")
+    def file_counts(self, run: ImportRun):
+        if not run.files:
+            return "One file: the counts above."
+        columns = ("read", "created", "updated", "unchanged", "skipped", "failed")
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td>" + "<td>{}</td>" * len(columns) + "</tr>",
+            (
+                (name, *(counts.get(c, 0) for c in columns))
+                for name, counts in sorted(run.files.items())
+            ),
+        )
+        head = "".join(f"<th>{c}</th>" for c in columns)
+        return format_html(
+            '<table class="import-files"><thead><tr><th>file</th>{}</tr></thead><tbody>{}</tbody>'
+            "</table>",
+            mark_safe(head),
+            rows,
         )
 
     @admin.display(description="failures")
@@ -341,7 +430,7 @@ class ImportRunAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             job = tasks.upload_import_enqueue(
-                upload=data["file"],
+                uploads=data["file"],
                 fmt=data["format"],
                 market=data["market"],
                 since=data["since"],

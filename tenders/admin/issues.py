@@ -1,5 +1,7 @@
 """Staff admin of issues: history, preview, publication and withdrawal of a row."""
 
+from urllib.parse import urlencode
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -11,6 +13,7 @@ from django.utils.html import format_html, format_html_join
 from .. import curation, tasks
 from ..calendar import rfc3339
 from ..curation import CurationError
+from ..issue_report import issue_name, issue_report, unpublished_by_reason
 from ..jobs import JobBusy
 from ..models import Issue, Job, SourceTender, WithheldRecord
 from ..publication import PublicationError
@@ -21,7 +24,7 @@ from .jobs import busy_message, job_panel
 class IssueAdmin(admin.ModelAdmin):
     change_list_template = "admin/tenders/issue/change_list.html"
     list_display = (
-        "issue_id",
+        "name",
         "state",
         "current",
         "generated",
@@ -49,6 +52,47 @@ class IssueAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="issue", ordering="created_at")
+    def name(self, obj: Issue) -> str:
+        return f"{issue_name(obj)} (#{obj.pk})"
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The issue for people: what it published, where and why not, and its history."""
+        issue = self.get_object(request, object_id)
+        if issue is None or not self.has_view_permission(request, issue):
+            return super().change_view(request, object_id, form_url, extra_context)
+        report = issue_report(issue)
+        public = ""
+        if issue.is_current:
+            public = reverse("pages:tender-list")
+        context = self._context(
+            request,
+            f"Issue {issue_name(issue, report.number_in_week)}",
+            report=report,
+            original=issue,
+            public_url=public,
+            generated=rfc3339(issue.generated),
+            by=issue.published_by.get_username() if issue.published_by else "a command",
+            replaced_by_name=issue_name(report.replaced_by) if report.replaced_by else "",
+            followed_name=issue_name(report.followed) if report.followed else "",
+            withheld=[
+                (
+                    kind,
+                    count,
+                    [
+                        (
+                            w.tender.listing_id,
+                            reverse("admin:tenders_sourcetender_change", args=[w.tender_id]),
+                            "; ".join(w.reasons),
+                        )
+                        for w in examples
+                    ],
+                )
+                for kind, count, examples in report.withheld_by_reason
+            ],
+        )
+        return TemplateResponse(request, "admin/tenders/issue/detail.html", context)
 
     def get_readonly_fields(self, request, obj=None):
         names = [f.name for f in self.opts.fields if f.name not in self.exclude]
@@ -142,6 +186,16 @@ class IssueAdmin(admin.ModelAdmin):
                 generated=rfc3339(summary.generated),
                 reasons=summary.withheld_by_reason.most_common(),
                 samples=self._samples(summary.withheld_samples),
+                excluded=[
+                    {
+                        "reason": group.reason,
+                        "count": group.count,
+                        "url": reverse("admin:tenders_sourcetender_changelist")
+                        + "?"
+                        + urlencode(group.query),
+                    }
+                    for group in unpublished_by_reason(summary)
+                ],
                 can_publish=request.user.has_perm("tenders.add_issue"),
             ),
         )

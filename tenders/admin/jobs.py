@@ -14,7 +14,7 @@ from django.utils.html import format_html
 
 from .. import tasks
 from ..calendar import rfc3339
-from ..jobs import JobBusy, JobFailed, job_retry
+from ..jobs import JobBusy, JobFailed, job_retry, past_lease, workers_alive
 from ..models import Job
 
 # Per kind of job: the permission to start (and so to run again) one, and the page following it.
@@ -22,6 +22,7 @@ KINDS = {
     tasks.PUBLISH: ("tenders.add_issue", "admin:tenders_issue_changelist"),
     tasks.IMPORT: ("tenders.run_import", "admin:tenders_importrun_changelist"),
     tasks.REDRAFT: ("tenders.change_sourcetender", "admin:tenders_sourcetender_changelist"),
+    tasks.BULK: ("tenders.change_sourcetender", "admin:tenders_sourcetender_changelist"),
     # A digest run stopped by the mail server is retried by those who publish.
     tasks.DIGEST: ("tenders.add_issue", "admin:tenders_digestdelivery_changelist"),
 }
@@ -57,16 +58,45 @@ def _may_start(user, job: Job) -> bool:
     return job.kind in KINDS and user is not None and user.has_perm(KINDS[job.kind][0])
 
 
+def _workers_text(now: datetime) -> tuple[bool, str]:
+    """(an alive worker is idle, what staff read about the workers) for a queued job."""
+    alive = workers_alive(now=now)
+    if not alive:
+        return False, (
+            "No worker has reported in the last "
+            f"{duration_text(settings.TENDERS_JOB_LEASE_SECONDS)}: start one with "
+            "manage.py run_worker (the run command starts one beside the web server)."
+        )
+    each = "; ".join(
+        f"{w.name}, last reported {duration_text(w.silent)} ago, "
+        + (f"busy with job #{w.job.pk}" if w.job else "idle")
+        for w in alive
+    )
+    count = f"{len(alive)} worker{'s' if len(alive) != 1 else ''} alive"
+    return any(w.job is None for w in alive), f"{count}: {each}."
+
+
 def job_panel(job: Job | None, now: datetime | None = None, user=None) -> dict | None:
-    """What the progress panel shows of ``job`` (``_panel.html``) to ``user``; None without."""
+    """What the progress panel shows of ``job`` (``_panel.html``) to ``user``; None without.
+
+    The state is said as staff need it: *Queued* (an idle worker will take it), *Waiting for a
+    worker* (every worker alive is busy, or none is), *Running*, then the outcome. The red
+    warning appears only once the worker holding the job has stopped reporting for longer than
+    the lease; a late heartbeat or two is normal (a busy database, SQLite's one writer)."""
     if job is None:
         return None
     now = now or timezone.now()
-    silent = job.silent_for(now)
     subject_url, subject_text = _subject_link(job)
     retry = job.state == Job.State.FAILED and _may_start(user, job)
+    shown_state, workers = job.get_state_display(), ""
+    if job.state == Job.State.QUEUED:
+        idle, workers = _workers_text(now)
+        shown_state = "Queued" if idle else "Waiting for a worker"
+    silent = job.silent_for(now)
     return {
         "job": job,
+        "state": shown_state,
+        "workers": workers,
         "url": reverse("admin:tenders_job_change", args=[job.pk]),
         "by": job.requested_by.get_username() if job.requested_by else "a schedule or command",
         "waited": duration_text((now - job.enqueued_at).total_seconds()),
@@ -74,10 +104,8 @@ def job_panel(job: Job | None, now: datetime | None = None, user=None) -> dict |
         "percent": job.percent,
         "done": f"{job.done:,}",
         "total": f"{job.total:,}",
-        # A few missed beats are normal (a busy database); say so only past that.
-        "silent": duration_text(silent)
-        if silent is not None and silent > 3 * settings.TENDERS_JOB_HEARTBEAT_SECONDS
-        else "",
+        "reported": duration_text(silent) if silent is not None else "",
+        "stopped": duration_text(silent) if past_lease(job, now) else "",
         "lease": duration_text(settings.TENDERS_JOB_LEASE_SECONDS),
         "subject_url": subject_url,
         "subject_text": subject_text,

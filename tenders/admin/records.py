@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -26,10 +26,17 @@ from ..sanitize.allow import NEVER_ALLOWED
 from ..vocabulary.cpv import concept
 from ..vocabulary.cpv import search as search_concepts
 from ..vocabulary.summaries import CATEGORY_CONCEPTS
+from .bulk import BulkActions
 from .imports import imported_notice_html
 from .jobs import busy_message
-
-MESSAGE_LIMIT = 10
+from .record_filters import (
+    ClosingFilter,
+    EditedFilter,
+    FindingsFilter,
+    RunFilter,
+    SourceFilter,
+    SummaryFilter,
+)
 
 
 def _finding_rows(findings: list[Finding]) -> list[dict]:
@@ -249,15 +256,6 @@ class AllowForm(forms.Form):
             self.fields["scope"].choices = [("record", "This record only")]
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        max_length=curation.REASON_MAX_LENGTH,
-        help_text="Why these records must not be published. Staff see it in the history and "
-        "in the next publication's withheld list; it is never public.",
-    )
-
-
 BROAD_CONCEPTS = frozenset(CATEGORY_CONCEPTS.values())
 
 
@@ -281,21 +279,33 @@ class ConceptFilter(admin.SimpleListFilter):
 
 
 @admin.register(SourceTender)
-class SourceTenderAdmin(admin.ModelAdmin):
+class SourceTenderAdmin(BulkActions, admin.ModelAdmin):
     form = SourceTenderForm
     change_form_template = "admin/tenders/sourcetender/change_form.html"
     change_list_template = "admin/tenders/sourcetender/change_list.html"
     list_display = (
         "listing_id",
         "short_title",
-        "main_concept",
+        "public_en",
+        "public_zh",
+        "findings_badge",
         "market",
         "category",
         "status",
-        "findings_count",
         "deadline",
     )
-    list_filter = ("status", ConceptFilter, "market", "category", "deadline")
+    list_filter = (
+        "status",
+        FindingsFilter,
+        ClosingFilter,
+        SourceFilter,
+        RunFilter,
+        EditedFilter,
+        SummaryFilter,
+        ConceptFilter,
+        "market",
+        "category",
+    )
     search_fields = (
         "listing_id",
         "title",
@@ -366,27 +376,63 @@ class SourceTenderAdmin(admin.ModelAdmin):
             },
         ),
     )
-    actions = ("draft_summaries", "check_records", "approve_records", "withhold_records")
 
     def has_delete_permission(self, request, obj=None):
         # Records are withheld, not deleted: publication history points at them.
         return False
 
-    @admin.display(description="title")
+    @admin.display(description="private title", ordering="title")
     def short_title(self, obj: SourceTender) -> str:
-        return obj.title if len(obj.title) <= 60 else obj.title[:59] + "…"
+        return obj.title if len(obj.title) <= 40 else obj.title[:39] + "…"
 
-    @admin.display(description="what is bought (public)")
-    def main_concept(self, obj: SourceTender) -> str:
-        found = concept(obj.concepts[0]) if obj.concepts else None
-        if found is None:
-            return "-"
-        broad = " (broad: pick one)" if found.code in BROAD_CONCEPTS else ""
-        return f"{found.en} / {found.zh}{broad}"
+    def _concepts_text(self, obj: SourceTender, lang: str) -> str:
+        found = [c for c in map(concept, obj.concepts or []) if c]
+        if not found:
+            return ""
+        broad = " (broad: pick one)" if found[0].code in BROAD_CONCEPTS else ""
+        return "; ".join(getattr(c, lang) for c in found) + broad
+
+    def _public(self, obj: SourceTender, field: str, lang: str):
+        """The summary as it will be published, with the concepts it names below (or the
+        concepts alone when there is no summary yet)."""
+        text, concepts = getattr(obj, field), self._concepts_text(obj, lang)
+        if not text:
+            return format_html(
+                '<span class="public-missing">No summary</span><br>'
+                '<small class="public-concepts">concepts: {}</small>',
+                concepts or "none",
+            )
+        return format_html(
+            '<span class="public-text" lang="{}">{}</span><br><small class="public-concepts">{}'
+            "</small>",
+            lang,
+            text,
+            concepts,
+        )
+
+    @admin.display(description="public English (as published)")
+    def public_en(self, obj: SourceTender):
+        return self._public(obj, "summary_en", "en")
+
+    @admin.display(description="public Chinese (as published)")
+    def public_zh(self, obj: SourceTender):
+        return self._public(obj, "summary_zh", "zh")
 
     @admin.display(description="findings")
-    def findings_count(self, obj: SourceTender) -> int:
-        return len(curation.tender_findings(obj))
+    def findings_badge(self, obj: SourceTender):
+        count = len(curation.tender_findings(obj))
+        if not count:
+            return format_html(
+                '<span class="findings-badge clean" title="{}">{}</span>',
+                "The gate finds nothing",
+                "clean",
+            )
+        return format_html(
+            '<span class="findings-badge has-findings" style="background:#ba2121;color:#fff;'
+            'padding:1px 6px;border-radius:8px;white-space:nowrap" title="{}">{}</span>',
+            "The gate would withhold this record; open it to see why",
+            f"{count} finding{'s' if count != 1 else ''}",
+        )
 
     @admin.display(description="findings")
     def gate_findings(self, obj: SourceTender):
@@ -595,110 +641,14 @@ class SourceTenderAdmin(admin.ModelAdmin):
             return HttpResponseRedirect(request.path)
         return super().response_change(request, obj)
 
-    # --- bulk actions: one service call each ---------------------------------------------
-
-    def _ids(self, queryset: QuerySet) -> list[int]:
-        return list(queryset.values_list("pk", flat=True))
-
-    def _report_refusals(self, request, refused: dict[str, list[str]], what: str) -> None:
-        for listing_id, reasons in list(refused.items())[:MESSAGE_LIMIT]:
-            shown = "; ".join(reasons[:3]) + (" …" if len(reasons) > 3 else "")
-            self.message_user(request, f"{listing_id} not {what}: {shown}", messages.ERROR)
-        if len(refused) > MESSAGE_LIMIT:
-            self.message_user(
-                request, f"… and {len(refused) - MESSAGE_LIMIT} more not {what}.", messages.ERROR
-            )
+    def changelist_view(self, request, extra_context=None):
+        panels = self.bulk_panels(request)
+        refresh = any(p["job"].active for p in panels)
+        return super().changelist_view(
+            request, {**(extra_context or {}), "panels": panels, "refresh": refresh}
+        )
 
     def _report_approval(self, request, result: curation.BulkResult) -> None:
         if result.done:
             self.message_user(request, f"Approved {len(result.done)} record(s).", messages.SUCCESS)
         self._report_refusals(request, result.refused, "approved")
-
-    @admin.action(description="Approve (records with findings are refused)")
-    def approve_records(self, request, queryset):
-        try:
-            result = curation.tenders_approve(ids=self._ids(queryset), user=request.user)
-        except CurationError as exc:
-            self.message_user(request, str(exc), messages.ERROR)
-            return None
-        self._report_approval(request, result)
-        return None
-
-    @admin.action(description="Check against the publication gate")
-    def check_records(self, request, queryset):
-        results = curation.tender_check(ids=self._ids(queryset), user=request.user)
-        dirty = {k: v for k, v in results.items() if v}
-        self.message_user(
-            request,
-            f"Checked {len(results)} record(s): {len(results) - len(dirty)} clean, "
-            f"{len(dirty)} with findings.",
-            messages.SUCCESS if not dirty else messages.WARNING,
-        )
-        self._report_refusals(
-            request,
-            {k: [f"{f.label} in {f.field}: {f.excerpt}" for f in v] for k, v in dirty.items()},
-            "clean",
-        )
-        return None
-
-    def _intermediate(self, request, queryset, form, *, title, action, intro, button):
-        context = {
-            **self.admin_site.each_context(request),
-            "title": title,
-            "opts": self.opts,
-            "queryset": queryset,
-            "count": queryset.count(),
-            "form": form,
-            "action": action,
-            "intro": intro,
-            "button": button,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-            "selected": self._ids(queryset),
-        }
-        return TemplateResponse(request, "admin/tenders/sourcetender/action_form.html", context)
-
-    @admin.action(description="Withhold from publication (asks for a reason)")
-    def withhold_records(self, request, queryset):
-        form = ReasonForm(request.POST if "apply" in request.POST else None)
-        if form.is_bound and form.is_valid():
-            try:
-                result = curation.tenders_withhold(
-                    ids=self._ids(queryset), reason=form.cleaned_data["reason"], user=request.user
-                )
-            except CurationError as exc:
-                form.add_error("reason", str(exc))
-            else:
-                self.message_user(
-                    request, f"Withheld {len(result.done)} record(s).", messages.SUCCESS
-                )
-                return None
-        return self._intermediate(
-            request,
-            queryset,
-            form,
-            title="Withhold records from publication",
-            action="withhold_records",
-            intro="These records will be held back from every publication until approved "
-            "again. A row already published stays until the next publication; to take it "
-            "down at once, use Issues → Withdraw a row.",
-            button="Withhold",
-        )
-
-    @admin.action(description="Draft the three summaries from each record's concepts")
-    def draft_summaries(self, request, queryset):
-        try:
-            result = curation.tenders_draft_summaries(ids=self._ids(queryset), user=request.user)
-        except CurationError as exc:
-            self.message_user(request, str(exc), messages.ERROR)
-            return None
-        if result.done:
-            self.message_user(
-                request,
-                f"Drafted summaries for {len(result.done)} record(s) from their own concepts; "
-                "read them and approve.",
-                messages.SUCCESS,
-            )
-        for listing_id, notes in list(result.notes.items())[:MESSAGE_LIMIT]:
-            self.message_user(request, f"{listing_id}: {'; '.join(notes)}", messages.INFO)
-        self._report_refusals(request, result.refused, "drafted")
-        return None

@@ -163,6 +163,16 @@ def check_market(fmt: str, market: str | None) -> str:
     return given
 
 
+# The names of the files each format reads (uploads, and the files of an uploaded zip).
+UPLOAD_SUFFIXES = {
+    "ocds": (".json", ".json.gz", ".jsonl", ".jsonl.gz"),
+    "eforms": (".xml",),
+    "gld": (".xml",),
+    "csv": (".csv",),
+    "canadabuys": (".csv",),
+}
+
+
 def shown_location(location: str) -> str:
     """A location as runs record it: a URL without any user or password in it."""
     parts = urlsplit(location)
@@ -231,6 +241,8 @@ def import_notices(
             items = READERS[fmt].pieces(location, market=market, policy=policy, sleep=sleep)
         _import_all(context, items, since, progress, state)
         run.state = ImportRun.State.COMPLETED
+        if len(run.files) < 2:  # one file: the run's own counts say it all
+            run.files = {}
         if state is not None:
             _save_checkpoint(context, harvest.finish(state, started=started))
     except (ReadError, OSError) as exc:
@@ -254,7 +266,26 @@ def _batched(groups: Iterable, size: int) -> Iterator[list]:
         yield batch
 
 
+FILE_COUNTS = ("read", "created", "updated", "unchanged", "skipped", "failed")
+PLACE_SEPARATORS = (" #", " line ", " record ")
+
+
+def file_of(place: str) -> str:
+    """The file named by a reader's place of an item ("a.json #3", "b.csv line 7")."""
+    for separator in PLACE_SEPARATORS:
+        if separator in place:
+            return place.rsplit(separator, 1)[0]
+    return place
+
+
+def _count(run: ImportRun, place: str, what: str) -> None:
+    """Count ``what`` in the file of ``place`` (the run's per-file counts)."""
+    counts = run.files.setdefault(file_of(place), dict.fromkeys(FILE_COUNTS, 0))
+    counts[what] += 1
+
+
 def _fail(run: ImportRun, place: str, notice_id: str, message: str) -> None:
+    _count(run, place, "failed")
     run.failed += 1
     if len(run.failures) < FAILURES_KEPT:
         run.failures.append({"place": place, "notice_id": notice_id, "message": message})
@@ -341,11 +372,13 @@ def _import_all(
             return False
         listed.add(item.notice_id)
         run.read += 1
+        _count(run, item.place, "read")
         if progress and run.read % 1000 == 0:
             progress("read", run.read, 0)
         day = iso_day(item.published)
         if since_day and day and day < since_day:
             _skip(run, SINCE_REASON)
+            _count(run, item.place, "skipped")
             return False
         return True
 
@@ -403,10 +436,11 @@ def _import_batch(context: _Context, batch: list[tuple[str, list[Piece]]]) -> No
             items[piece.item_id] = piece.payload
         canonical = _canonical(items)
         digest = hashlib.sha256(canonical.encode()).hexdigest()
+        place = pieces[-1].place
         if stored and stored.raw_hash == digest:
             run.unchanged += 1
+            _count(run, place, "unchanged")
             continue
-        place = pieces[-1].place
         try:
             built = reader.build(notice_id, list(items.values()), market=context.market)
         except Exception as exc:  # a bad notice never stops the rest
@@ -414,9 +448,11 @@ def _import_batch(context: _Context, batch: list[tuple[str, list[Piece]]]) -> No
             continue
         if isinstance(built, Skip):
             _skip(run, built.reason)
+            _count(run, place, "skipped")
             continue
         if built.deadline is None:
             _skip(run, "no closing date")
+            _count(run, place, "skipped")
             continue
         bodies += _body_entries(built)
         raw = canonical.encode()
@@ -425,12 +461,14 @@ def _import_batch(context: _Context, batch: list[tuple[str, list[Piece]]]) -> No
             imported.raw, imported.raw_hash = zlib.compress(raw, 6), digest
             created.append((tender, imported))
             run.created += 1
+            _count(run, place, "created")
             run.closed += bool(built.closed_reason)
         else:
             was = _update_record(context, stored, built)
             stored.raw, stored.raw_hash = zlib.compress(raw, 6), digest
             changed.append(stored)
             run.updated += 1
+            _count(run, place, "updated")
             run.closed += bool(built.closed_reason) and was != SourceTender.Status.CLOSED
     if context.dry_run:
         return

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0024_source_checkpoint"),
+        ("tenders", "0022_curation"),
     ]
 
     operations = [

@@ -30,7 +30,7 @@ from .feed import (
 from .files import StoredFile, StoredFileChunk
 from .gate import GateAllowance
 from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
-from .jobs import Job
+from .jobs import Job, JobWorker
 from .postings import SearchPosting, SearchPostings
 from .publication import GateCheck, PlanDigest
 from .subscriptions import DigestDelivery, Subscription
@@ -51,6 +51,7 @@ __all__ = [
     "Issue",
     "IssueCount",
     "Job",
+    "JobWorker",
     "PlanDigest",
     "PublicBody",
     "PublicBodyName",

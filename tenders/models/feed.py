@@ -140,6 +140,12 @@ class SourceTender(models.Model):
         db_index=False,
         related_name="+",
     )
+    # The number of the gate's findings when the record was last scanned for the admin's
+    # "has findings" filter (``tenders.findings``), its ``plan_digest`` then and the
+    # gate's rules and data (``findings.findings_key``): trusted only while both hold.
+    findings = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    findings_digest = models.CharField(max_length=64, blank=True, editable=False)
+    findings_gate = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

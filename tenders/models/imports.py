@@ -124,6 +124,13 @@ class ImportRun(models.Model):
         default=list, blank=True, help_text="Each failure: place, notice id and what to do."
     )
     error = models.TextField(blank=True, help_text="Why the run itself failed.")
+    files = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="When the run read several files, the counts of each (read, created, "
+        "updated, unchanged, skipped, failed), a procedure counted in the file of its latest "
+        "version.",
+    )
 
     class Meta:
         ordering = ["-started_at", "-id"]

@@ -100,3 +100,20 @@ class Job(models.Model):
         if self.state != self.State.RUNNING or self.heartbeat_at is None:
             return None
         return max(0.0, ((now or timezone.now()) - self.heartbeat_at).total_seconds())
+
+
+class JobWorker(models.Model):
+    """A running worker process (``manage.py run_worker``), as it last reported itself: the
+    admin says from these how many workers are alive, and when each last reported, while a
+    job waits. Each worker writes its row every ``TENDERS_JOB_HEARTBEAT_SECONDS`` from a thread
+    of its own and deletes it when it stops; a row older than the lease is a worker that died."""
+
+    name = models.CharField(max_length=200, unique=True, help_text="host:process.")
+    started_at = models.DateTimeField(default=timezone.now)
+    seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

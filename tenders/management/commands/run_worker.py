@@ -1,9 +1,11 @@
 """Run one job worker: take queued jobs (publication, imports) from the database and run them.
 
 Run one per process you want working; several machines can run workers against the same
-database (each job is taken by one worker). On start, and every half lease while it runs
-(idle or busy), jobs left running by a worker that died are marked failed (see
-``tenders.jobs.jobs_fail_stale``), so the admin never shows a dead job as running for long.
+database (each job is taken by one worker). Each worker reports itself alive every heartbeat
+(``tenders.jobs.worker_report``), so the admin shows how many are alive while a job waits.
+On start, and every half lease while it runs (idle or busy), jobs left running by a worker
+that died are marked failed (see ``tenders.jobs.jobs_fail_stale``), so the admin never shows
+a dead job as running for long.
 Stop with Ctrl-C or SIGTERM: the job in hand is finished first; a second signal stops it at
 once, and the job is marked failed.
 
@@ -20,7 +22,7 @@ from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection
 from django_tasks_db.management.commands.db_worker import Command as DbWorkerCommand
 
-from tenders.jobs import jobs_fail_stale
+from tenders.jobs import jobs_fail_stale, worker_gone, worker_report
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +50,31 @@ class Command(DbWorkerCommand):
         stop = threading.Event()
         watch = threading.Thread(target=self.watch, args=(stop,), name="stale-jobs", daemon=True)
         watch.start()
+        beat = threading.Thread(target=self.report, args=(stop,), name="worker-beat", daemon=True)
+        beat.start()
         try:
             super().handle(*args, **options)
         finally:
             stop.set()
+            beat.join(timeout=5)
+            try:
+                worker_gone()
+            except DatabaseError:
+                log.warning("could not remove this worker's row", exc_info=True)
+
+    def report(self, stop: threading.Event) -> None:
+        """Say this worker is alive every heartbeat, busy or idle, on this thread's own
+        connection: the admin counts the workers alive from these while a job waits."""
+        try:
+            while True:
+                try:
+                    worker_report()
+                except DatabaseError:
+                    log.warning("could not report this worker alive; trying again", exc_info=True)
+                if stop.wait(settings.TENDERS_JOB_HEARTBEAT_SECONDS):
+                    return
+        finally:
+            connection.close()
 
     def fail_stale(self) -> None:
         for job in jobs_fail_stale():
