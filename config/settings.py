@@ -290,9 +290,9 @@ TENDERS_HEALTH_QUEUE_MAX_AGE_SECONDS = int(
 TENDERS_ISSUE_RETENTION_WEEKS = int(os.environ.get("TENDERS_ISSUE_RETENTION_WEEKS", "8"))
 # Approved records whose deadline passed longer ago than this are no longer published.
 TENDERS_PASSED_GRACE_DAYS = int(os.environ.get("TENDERS_PASSED_GRACE_DAYS", "28"))
-# Rows are read and written in batches of this size during publication.
 # Bulk actions of the admin on more records than this run as a job (tenders.bulk).
 TENDERS_BULK_INLINE_LIMIT = int(os.environ.get("TENDERS_BULK_INLINE_LIMIT", "300"))
+# Rows are read and written in batches of this size during publication.
 TENDERS_PUBLISH_BATCH = int(os.environ.get("TENDERS_PUBLISH_BATCH", "5000"))
 # Publications of at least this many records plan their rows in this many worker processes
 # (the gate and the search columns are pure Python); smaller ones plan in-process.
