@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tenders", "0022_curation"),
+        ("tenders", "0025_curation"),
     ]
 
     operations = [
