@@ -217,6 +217,8 @@ MEDIA_ROOT = VAR_DIR / "media"
 # gets compressed, cacheable copies instead.
 STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
 WHITENOISE_USE_FINDERS = True
+# The feeds' stylesheet: browsers apply an XSLT stylesheet only when it comes as text/xsl.
+WHITENOISE_MIMETYPES = {".xsl": "text/xsl; charset=utf-8"}
 # Flat files and pending uploads: in the database by default, so PostgreSQL is the only state
 # the machines share (tenders.storage); "filesystem" keeps them in MEDIA_ROOT, which every web
 # server and worker must then share.
@@ -321,6 +323,12 @@ RFQ_MAX_BODY_BYTES = int(os.environ.get("RFQ_MAX_BODY_BYTES", "16384"))
 # Senders are promised an answer within this many hours; the admin shows the due time.
 RFQ_REPLY_HOURS = 4
 # Staff address told about each new request for quote and access request (empty = none).
+# Saved searches mailed weekly (docs/subscriptions.md): requests per network address and
+# confirmation mails per address, days an unconfirmed subscription lives, rows in a digest.
+SUBSCRIPTION_RATE_LIMIT = os.environ.get("SUBSCRIPTION_RATE_LIMIT", "20/hour")
+SUBSCRIPTION_ADDRESS_RATE_LIMIT = os.environ.get("SUBSCRIPTION_ADDRESS_RATE_LIMIT", "3/day")
+SUBSCRIPTION_CONFIRM_DAYS = int(os.environ.get("SUBSCRIPTION_CONFIRM_DAYS", "7"))
+DIGEST_MAX_ROWS = 50
 RFQ_NOTIFY_EMAIL = os.environ.get("RFQ_NOTIFY_EMAIL", "sourcing@localhost")
 # Reverse proxies in front of the service that append to X-Forwarded-For; 0 = none, and the
 # client address is REMOTE_ADDR. Only set it when every request passes through them.

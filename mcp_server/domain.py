@@ -162,6 +162,7 @@ def submit_rfq(
     target_market: str | None,
     buyer_contact: str,
     idempotency_key: str | None,
+    asaptic_id: str | None = None,
 ) -> dict:
     """Store an RFQ through the service of ``POST /rfq``; ``{received: true, reference, next}``.
 
@@ -175,6 +176,7 @@ def submit_rfq(
         "quantity": quantity,
         "target_market": target_market,
         "buyer_contact": buyer_contact,
+        "asaptic_id": asaptic_id,
     }
     receipt = rfq_submit(payload=payload, client=_client(), idempotency_key=idempotency_key)
     return receipt.as_dict()

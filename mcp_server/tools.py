@@ -259,6 +259,7 @@ def _submit_rfq(arguments: dict) -> dict:
         target_market=arguments.get("target_market"),
         buyer_contact=arguments["buyer_contact"],
         idempotency_key=arguments.get("idempotency_key"),
+        asaptic_id=arguments.get("asaptic_id"),
     )
 
 

@@ -8,7 +8,8 @@ here and nowhere else.
 
 from django.contrib import admin, messages
 from django.db.models import Q
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.html import format_html, linebreaks
 from django.utils.safestring import SafeString, mark_safe
 
@@ -133,13 +134,15 @@ class RfqAdmin(IntakeAdmin):
         "age",
         "status",
         "product_line",
+        "listing",
         "quantity",
         "target_market",
     )
     list_filter = ("status", ReplyFilter, "target_market", "received_at")
-    search_fields = ("reference", "product", "buyer_contact", "staff_notes")
+    search_fields = ("reference", "product", "buyer_contact", "asaptic_id", "staff_notes")
     readonly_fields = (
         *IntakeAdmin.readonly_fields,
+        "listing",
         "product_text",
         "quantity",
         "target_market",
@@ -151,6 +154,7 @@ class RfqAdmin(IntakeAdmin):
             {
                 "fields": (
                     "reference",
+                    "listing",
                     "product_text",
                     "quantity",
                     "target_market",
@@ -162,6 +166,18 @@ class RfqAdmin(IntakeAdmin):
         IntakeAdmin.staff_fieldset,
         IntakeAdmin.abuse_fieldset,
     )
+
+    @admin.display(description="listing", ordering="asaptic_id")
+    def listing(self, obj: Rfq):
+        """The listing the request is about, linked to its public page (which says when the
+        row has left the feed since)."""
+        if not obj.asaptic_id:
+            return "—"
+        with translation.override("en"):
+            url = reverse("pages:tender", kwargs={"at_id": obj.asaptic_id})
+        return format_html(
+            '<a href="{}" target="_blank" rel="noopener">{}</a>', url, obj.asaptic_id
+        )
 
     @admin.display(description="product")
     def product_text(self, obj: Rfq):

@@ -94,7 +94,15 @@ class Rfq(IntakeRecord):
     )
     buyer_contact = models.CharField(
         max_length=254,
-        help_text="Reply here: an e-mail address or an international phone number. Private.",
+        help_text="Reply here: an e-mail address, an international phone number or a "
+        "messenger contact (WeChat, WhatsApp, Line, Telegram). Private.",
+    )
+    asaptic_id = models.CharField(
+        "listing id",
+        max_length=18,
+        blank=True,
+        help_text="The listing the request is about, when the sender named one (it was in the "
+        "current issue when sent).",
     )
 
     class Meta:
@@ -126,7 +134,8 @@ class AccessRequest(IntakeRecord):
     organisation = models.CharField(max_length=200)
     contact = models.CharField(
         max_length=254,
-        help_text="Reply here: an e-mail address or an international phone number. Private.",
+        help_text="Reply here: an e-mail address, an international phone number or a "
+        "messenger contact (WeChat, WhatsApp, Line, Telegram). Private.",
     )
     purpose = models.CharField(max_length=1000, help_text="Why the sender needs the detail.")
 

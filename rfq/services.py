@@ -4,7 +4,8 @@ the only way staff change their status.
 Guarantees of ``rfq_submit`` and ``access_request_submit`` (every surface calls these with the
 sender's arguments as a plain mapping):
 - One validator (``rfq.validation``): bad input raises ``ApiError(400, ...)`` with the field in
-  ``param``, and nothing is written.
+  ``param``, and nothing is written. An RFQ's optional ``asaptic_id`` must also be a row of the
+  current issue.
 - Idempotency: a submission with an ``idempotency_key`` that was already used for the same
   content returns the first answer (same reference, ``replayed=True``) and stores nothing; the
   same key with different content raises 422 ``idempotency_conflict``. Keys are global per
@@ -121,6 +122,8 @@ def _submit(
     now: datetime | None,
 ) -> Receipt:
     data = intake.form.clean(payload)
+    if data.get("asaptic_id"):
+        _check_listing(data["asaptic_id"])
     key = validation.clean_idempotency_key(idempotency_key)
     fingerprint = validation.fingerprint(data)
     now = now or clock()
@@ -148,6 +151,22 @@ def _submit(
     except (OperationalError, InterfaceError):
         log.exception("Could not store a %s", intake.noun)
         raise unavailable(intake) from None
+
+
+def _check_listing(at_id: str) -> None:
+    """An RFQ's ``asaptic_id`` names a row of the current issue (decisions.md); the refusal is
+    the same for every id that is not one, whatever the reason."""
+    from tenders import selectors
+
+    issue = selectors.current_issue()
+    if issue is None or selectors.find_row(at_id, issue) is None:
+        raise ApiError(
+            400,
+            "invalid_parameter",
+            f"asaptic_id {at_id} is not a listing of the current issue: take the id from a row "
+            "of the current listing, or leave asaptic_id out.",
+            param="asaptic_id",
+        )
 
 
 def _store(

@@ -181,42 +181,128 @@ def _unknown_field(name: str, allowed: tuple[str, ...]) -> ApiError:
 _email = EmailValidator(allowlist=[])
 
 
+# Messenger contacts, written ``<Kind>: <id>`` (decisions.md, "Requests for quote"). The kind
+# is matched in any case, with an ASCII or a full-width colon; the stored form is canonical.
+# Each id is checked against its own service's rules:
+# - WeChat: the WeChat ID a user sets, 6 to 20 letters, digits, _ or -, starting with a letter.
+# - WhatsApp: the account is a phone number, so an international number (+ and country code).
+# - Line: a LINE ID, 1 to 20 letters, digits, ., _ or - (an official account's starts with @).
+# - Telegram: a public username, @ then 5 to 32 letters, digits or _, starting with a letter.
+MESSENGERS = ("WeChat", "WhatsApp", "Line", "Telegram")
+MESSENGER_EXAMPLES = {
+    "WeChat": "WeChat: harbour_lighting",
+    "WhatsApp": "WhatsApp: +852 9123 4567",
+    "Line": "Line: harbourlight",
+    "Telegram": "Telegram: @harbour_lighting",
+}
+CONTACT_FORMS_TEXT = (
+    f"an e-mail address, an international phone number starting with + (e.g. {PHONE_EXAMPLE}), "
+    "or a messenger contact written as "
+    + ", ".join(MESSENGER_EXAMPLES[k] for k in MESSENGERS[:-1])
+    + f" or {MESSENGER_EXAMPLES['Telegram']}"
+)
+_MESSENGER_RE = re.compile(r"^\s*([^\s:：]+)\s*[:：]\s*(.*)$", re.DOTALL)
+_MESSENGER_KINDS = {k.lower(): k for k in MESSENGERS} | {"微信": "WeChat"}
+_WECHAT_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{5,19}")
+_LINE_RE = re.compile(r"@?[a-z0-9._-]{1,20}")
+_TELEGRAM_RE = re.compile(r"@[A-Za-z][A-Za-z0-9_]{4,31}")
+
+
+def _phone(value: str) -> str | None:
+    """The number in international form, or None when it is not a valid one."""
+    try:
+        number = phonenumbers.parse(value, None)
+    except phonenumbers.NumberParseException:
+        return None
+    if not phonenumbers.is_valid_number(number):
+        return None
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+
+
+def _is_email(value: str) -> bool:
+    try:
+        _email(value)
+    except ValidationError:
+        return False
+    return True
+
+
+def _messenger(name: str, kind: str, handle: str) -> str:
+    example = MESSENGER_EXAMPLES[kind]
+    if kind == "WeChat":
+        if not _WECHAT_RE.fullmatch(handle):
+            raise FieldError(
+                f"{name} names WeChat but {printable(handle)!r} is not a WeChat ID: it has 6 to "
+                f"20 letters, digits, _ or -, starting with a letter, e.g. {example}."
+            )
+        return f"WeChat: {handle}"
+    if kind == "WhatsApp":
+        number = _phone(handle) if handle.startswith("+") else None
+        if number is None:
+            raise FieldError(
+                f"{name} names WhatsApp but {printable(handle)!r} is not an international phone "
+                f"number: write + and the country code, e.g. {example}."
+            )
+        return f"WhatsApp: {number}"
+    if kind == "Line":
+        line_id = handle.lower()
+        if not _LINE_RE.fullmatch(line_id):
+            raise FieldError(
+                f"{name} names Line but {printable(handle)!r} is not a LINE ID: it has 1 to 20 "
+                f"letters, digits, ., _ or - (an official account's starts with @), e.g. "
+                f"{example}."
+            )
+        return f"Line: {line_id}"
+    if not _TELEGRAM_RE.fullmatch(handle):
+        raise FieldError(
+            f"{name} names Telegram but {printable(handle)!r} is not a Telegram username: write "
+            f"@ and 5 to 32 letters, digits or _, starting with a letter, e.g. {example}."
+        )
+    return f"Telegram: {handle}"
+
+
 def contact_cleaner(name: str) -> Callable[[str], str]:
-    """An e-mail address (domain lower-cased) or an international phone number (+ form)."""
+    """The one contact validator (``buyer_contact``, an access request's ``contact``): an e-mail
+    address (domain lower-cased), an international phone number (+ form), or a messenger
+    contact ``WeChat: <id>``, ``WhatsApp: +<number>``, ``Line: <id>``, ``Telegram: @<name>``
+    (stored in that canonical spelling)."""
 
     def clean(value: str) -> str:
+        labelled = _MESSENGER_RE.match(value)
+        if labelled and "@" not in labelled[1]:
+            kind = _MESSENGER_KINDS.get(labelled[1].lower())
+            if kind is None and not _is_email(value):
+                raise FieldError(
+                    f"{name} names a contact kind we do not answer on "
+                    f"({printable(labelled[1])!r}); give {CONTACT_FORMS_TEXT}."
+                )
+            if kind is not None:
+                return _messenger(name, kind, labelled[2].strip())
         if "@" in value:
             try:
                 _email(value)
             except ValidationError:
                 raise FieldError(
                     f"{name} looks like an e-mail address but is not a valid one: check it "
-                    f"(e.g. buyer@example.com), or give an international phone number starting "
-                    f"with +, e.g. {PHONE_EXAMPLE}."
+                    f"(e.g. buyer@example.com), or give {CONTACT_FORMS_TEXT}."
                 ) from None
             local, _, domain = value.rpartition("@")
             return f"{local}@{domain.lower()}"
         if value.startswith("+"):
-            try:
-                number = phonenumbers.parse(value, None)
-            except phonenumbers.NumberParseException:
-                number = None
-            if number is None or not phonenumbers.is_valid_number(number):
+            number = _phone(value)
+            if number is None:
                 raise FieldError(
                     f"{name} is not a valid international phone number: check the country code "
-                    f"and the number, e.g. {PHONE_EXAMPLE}, or give an e-mail address."
+                    f"and the number, e.g. {PHONE_EXAMPLE}, or give {CONTACT_FORMS_TEXT}."
                 )
-            return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
-        if any(ch.isdigit() for ch in value):
+            return number
+        if any(ch.isdigit() for ch in value) and not any(ch.isalpha() for ch in value):
             raise FieldError(
                 f"{name} looks like a phone number without its country code: write it in "
                 f"international form, starting with + and the country code, e.g. "
-                f"{PHONE_EXAMPLE}, or give an e-mail address."
+                f"{PHONE_EXAMPLE}, or give {CONTACT_FORMS_TEXT}."
             )
-        raise FieldError(
-            f"{name} must be an e-mail address or an international phone number starting "
-            f"with +, e.g. {PHONE_EXAMPLE}."
-        )
+        raise FieldError(f"{name} must be {CONTACT_FORMS_TEXT}.")
 
     return clean
 
@@ -242,20 +328,33 @@ def clean_target_market(value: str) -> str:
     raise FieldError(TARGET_MARKET_MESSAGE)
 
 
-LISTING_ID_MESSAGE = (
-    "at_id must be a listing id (the asaptic_id of a row in the feed): AT- and 10 characters "
-    "from 0-9 and A-Z without I, L, O and U, e.g. AT-7K3M9Q2X4B."
-)
+def listing_id_message(name: str) -> str:
+    return (
+        f"{name} must be a listing id (the asaptic_id of a row in the feed): AT- and 10 "
+        "characters from 0-9 and A-Z without I, L, O and U, e.g. AT-7K3M9Q2X4B."
+    )
 
 
-def clean_listing_id(value: str) -> str:
-    # Format only, on purpose: whether the id is in the current snapshot, was withheld or never
-    # existed is never revealed here (the answer is the same for every well-formed id), and a
-    # request about a listing that has since left the feed is still worth a staff reply.
-    listing_id = value.upper()
-    if not LISTING_ID_RE.fullmatch(listing_id):
-        raise FieldError(LISTING_ID_MESSAGE)
-    return listing_id
+LISTING_ID_MESSAGE = listing_id_message("at_id")
+LISTING_ID_PATTERN = "^([Aa][Tt]-([Tt][Ee][Ss][Tt]-)?[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{10})?$"
+
+
+def listing_id_cleaner(name: str) -> Callable[[str], str]:
+    def clean(value: str) -> str:
+        # Format only: whether an access request's id is in the current snapshot, was withheld
+        # or never existed is never revealed here (the answer is the same for every
+        # well-formed id), and a request about a listing that has since left the feed is still
+        # worth a staff reply. An RFQ's asaptic_id is checked against the current issue by the
+        # service (``rfq.services``), which reads the database.
+        listing_id = value.upper()
+        if not LISTING_ID_RE.fullmatch(listing_id):
+            raise FieldError(listing_id_message(name))
+        return listing_id
+
+    return clean
+
+
+clean_listing_id = listing_id_cleaner("at_id")
 
 
 # --- the two intakes ------------------------------------------------------------------------
@@ -295,14 +394,23 @@ RFQ_FORM = Form(
             "buyer_contact",
             required=True,
             max_length=CONTACT_MAX_LENGTH,
-            description="Where we answer you: an e-mail address, or an international phone "
-            f"number starting with + and the country code (e.g. {PHONE_EXAMPLE}). Seen only "
-            "by our staff.",
+            description=f"Where we answer you: {CONTACT_FORMS_TEXT}. Seen only by our staff.",
             example="buyer@example.com",
-            required_message="buyer_contact is required: give an e-mail address or an "
-            f"international phone number starting with +, e.g. {PHONE_EXAMPLE}, so we can "
+            required_message=f"buyer_contact is required: give {CONTACT_FORMS_TEXT}, so we can "
             "answer you.",
             clean=contact_cleaner("buyer_contact"),
+        ),
+        Field(
+            # The contract's listing-id field name (decisions.md, "Requests for quote").
+            "asaptic_id",
+            required=False,
+            max_length=18,
+            description="The listing this request is about, when there is one: the asaptic_id "
+            "of a row of the current issue.",
+            example="AT-7K3M9Q2X4B",
+            clean=listing_id_cleaner("asaptic_id"),
+            format_message=listing_id_message("asaptic_id"),
+            schema={"pattern": LISTING_ID_PATTERN},
         ),
     ),
 )
@@ -320,9 +428,7 @@ ACCESS_REQUEST_FORM = Form(
             example="AT-7K3M9Q2X4B",
             clean=clean_listing_id,
             format_message=LISTING_ID_MESSAGE,
-            schema={
-                "pattern": "^([Aa][Tt]-([Tt][Ee][Ss][Tt]-)?[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{10})?$"
-            },
+            schema={"pattern": LISTING_ID_PATTERN},
         ),
         Field(
             "organisation",
@@ -337,12 +443,9 @@ ACCESS_REQUEST_FORM = Form(
             "contact",
             required=True,
             max_length=CONTACT_MAX_LENGTH,
-            description="Where we answer you: an e-mail address, or an international phone "
-            f"number starting with + and the country code (e.g. {PHONE_EXAMPLE}). Seen only "
-            "by our staff.",
+            description=f"Where we answer you: {CONTACT_FORMS_TEXT}. Seen only by our staff.",
             example="bids@example.com",
-            required_message="contact is required: give an e-mail address or an "
-            f"international phone number starting with +, e.g. {PHONE_EXAMPLE}, so we can "
+            required_message=f"contact is required: give {CONTACT_FORMS_TEXT}, so we can "
             "answer you.",
             clean=contact_cleaner("contact"),
         ),
@@ -386,8 +489,14 @@ def clean_idempotency_key(value: str | None) -> str | None:
     return key
 
 
+LATER_FIELDS = ("asaptic_id",)
+
+
 def fingerprint(data: Mapping[str, str]) -> str:
     """The identity of a cleaned submission: equal for retries of the same request even when
     the sender's JSON differs in key order, spacing or letter case of codes."""
+    # A field added later counts only when given, so a retry of a request stored before it
+    # existed still matches its first answer.
+    data = {k: v for k, v in data.items() if v or k not in LATER_FIELDS}
     canonical = json.dumps(dict(data), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()

@@ -30,7 +30,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import task
 
-from . import bulk, curation, current, findings
+from . import bulk, curation, current, digests, findings
 from .importers.service import (
     UPLOAD_SUFFIXES,
     ImportFailed,
@@ -38,7 +38,15 @@ from .importers.service import (
     import_notices,
 )
 from .jobs import JobBusy, JobFailed, Outcome, Progress, job_abandoned, job_enqueue, run_job
-from .models import ImportRun, ImportSource, Issue, Job, SourceTender
+from .models import (
+    DigestDelivery,
+    ImportRun,
+    ImportSource,
+    Issue,
+    Job,
+    SourceTender,
+    Subscription,
+)
 from .postings_store import PostingsError, build_postings
 from .publication import PublicationError, check_approved, discard_abandoned_builds, passes
 
@@ -50,6 +58,7 @@ POSTINGS = "postings"
 GATE_CHECK = "gate-check"
 REDRAFT = "redraft"
 BULK = "bulk"
+DIGEST = "digest"
 
 
 def publication_enqueue(*, user: AbstractBaseUser | None) -> Job:
@@ -153,6 +162,73 @@ def _build_postings(job: Job, progress: Progress) -> Outcome:
 @task()
 def build_postings_task(job_id: int) -> dict:
     return run_job(job_id, _build_postings)
+
+
+# --- digests of saved searches -------------------------------------------------------------
+
+
+def digests_enqueue(issue: Issue) -> Job | None:
+    """Queue the mailing of ``issue``'s digests (None: one is queued or running for it)."""
+    try:
+        return job_enqueue(
+            task=send_digests_task,
+            kind=DIGEST,
+            label=f"Digests of {issue.issue_id}",
+            lock_key=f"{DIGEST}:{issue.pk}",
+            user=None,
+            arguments={"issue": issue.pk},
+        )
+    except JobBusy:
+        return None
+
+
+@receiver(current.switched)
+def _digests_after_switch(sender, issue: Issue, **kwargs) -> None:
+    """Each published issue is mailed to the confirmed subscriptions (when there are any).
+    Never fails the publication that is already current."""
+    try:
+        if Subscription.objects.filter(confirmed_at__isnull=False).exists():
+            digests_enqueue(issue)
+    except Exception:
+        log.exception("Queueing the digests of issue #%s failed.", issue.pk)
+
+
+def _send_digests(job: Job, progress: Progress) -> Outcome:
+    issue = Issue.objects.filter(pk=job.arguments["issue"]).first()
+    if issue is None:
+        raise JobFailed("Digests not sent: the issue was deleted.")
+    lost = DigestDelivery.objects.filter(issue=issue, state=DigestDelivery.State.CLAIMED).count()
+    try:
+        run = digests.send_digests(issue, progress=progress)
+    except digests.DigestStopped as exc:
+        raise JobFailed(f"Digests of {issue.issue_id} stopped: {exc}", subject=issue) from exc
+    unsure = (
+        f" {lost:,} claimed by a run that stopped were not sent again (never twice)."
+        if lost
+        else ""
+    )
+    return Outcome(
+        message=(
+            f"Digests of {issue.issue_id}: {run.sent:,} sent, {run.empty:,} with nothing new, "
+            f"{run.skipped:,} done before, {len(run.errors):,} failed sends, over "
+            f"{run.searches:,} searches in {run.seconds:.1f} s.{unsure}"
+        ),
+        subject=issue,
+        data={**run.as_dict(), "claimed_before": lost},
+    )
+
+
+@task()
+def send_digests_task(job_id: int) -> dict:
+    return run_job(job_id, _send_digests)
+
+
+@task()
+def send_confirmation_task(subscription_id: int) -> bool:
+    """A subscription's confirmation mail, sent off the request (see ``subscriptions``)."""
+    from . import subscriptions
+
+    return subscriptions.send_confirmation(subscription_id)
 
 
 # --- gate checks --------------------------------------------------------------------------

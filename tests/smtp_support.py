@@ -1,54 +1,76 @@
-"""A small real SMTP server on 127.0.0.1 for tests: it speaks enough of RFC 5321 for Django's
-SMTP backend (EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT; no TLS, no AUTH) and keeps every
-message it receives as bytes."""
+"""A real SMTP server for tests: aiosmtpd on 127.0.0.1, collecting what it receives."""
 
-import socketserver
+import email
+import email.policy
+import re
+import socket
 import threading
+import time
 from contextlib import contextmanager
-from email import message_from_bytes, policy
+from urllib.parse import urlsplit
+
+from aiosmtpd.controller import Controller
 
 
-class _Session(socketserver.StreamRequestHandler):
-    def reply(self, line: str) -> None:
-        self.wfile.write(line.encode() + b"\r\n")
+class Inbox:
+    """What the server received, as parsed messages (with the envelope's recipients)."""
 
-    def handle(self):
-        self.reply("220 test-smtp ready")
-        while line := self.rfile.readline():
-            verb = line[:4].upper()
-            if verb in (b"EHLO", b"HELO"):
-                self.reply("250 test-smtp")
-            elif verb in (b"MAIL", b"RCPT"):
-                self.reply("250 OK")
-            elif verb == b"DATA":
-                self.reply("354 end with <CRLF>.<CRLF>")
-                body = []
-                while (part := self.rfile.readline()) not in (b".\r\n", b""):
-                    body.append(part[1:] if part.startswith(b"..") else part)
-                self.server.messages.append(
-                    message_from_bytes(b"".join(body), policy=policy.default)
-                )
-                self.reply("250 OK queued")
-            elif verb in (b"RSET", b"NOOP"):
-                self.reply("250 OK")
-            elif verb == b"QUIT":
-                self.reply("221 bye")
-                return
-            else:
-                self.reply("502 not implemented")
+    def __init__(self, delay: float = 0.0):
+        self.messages: list[email.message.EmailMessage] = []
+        self.delay = delay
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.delay:
+            import asyncio
+
+            await asyncio.sleep(self.delay)
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        message["X-Envelope-To"] = ",".join(envelope.rcpt_tos)
+        with self.lock:
+            self.messages.append(message)
+        return "250 Message accepted for delivery"
+
+    def to(self, address: str) -> list:
+        with self.lock:
+            return [m for m in self.messages if m["X-Envelope-To"] == address]
+
+    def wait(self, count: int, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while len(self.messages) < count:
+            assert time.monotonic() < deadline, f"{len(self.messages)} of {count} mails arrived"
+            time.sleep(0.02)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 @contextmanager
-def smtp_server():
-    """Yield the server (``.port``, ``.messages``: email.message.EmailMessage objects)."""
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Session)
-    server.daemon_threads = True
-    server.messages = []
-    server.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+def smtp_server(delay: float = 0.0):
+    inbox = Inbox(delay)
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    inbox.port = controller.port
     try:
-        yield server
+        yield inbox
     finally:
-        server.shutdown()
-        server.server_close()
+        controller.stop()
+
+
+def text_of(message) -> str:
+    return message.get_body(preferencelist=("plain",)).get_content()
+
+
+def html_of(message) -> str:
+    return message.get_body(preferencelist=("html",)).get_content()
+
+
+def links(text: str) -> list[str]:
+    return re.findall(r"https?://[^\s<>\"]+", text)
+
+
+def path_of(url: str) -> str:
+    return urlsplit(url).path

@@ -532,3 +532,25 @@ def test_the_validator_checks_live_answers_against_their_published_schema(
     wrong = tenders("validate", base + path, "--schema", "service.error.v1.json")
     assert wrong.code == 1
     assert wrong.out.endswith("; one document of service.error.v1.json\n")
+
+
+def test_rfq_from_a_messenger_names_its_listing(small):
+    from tenders.models import SnapshotRow
+
+    at_id = SnapshotRow.objects.filter(issue=small).values_list("asaptic_id", flat=True)[0]
+    run = tenders(
+        "rfq",
+        "--product",
+        "pumps",
+        "--buyer-contact",
+        "telegram: @harbour_pumps",
+        "--asaptic-id",
+        at_id,
+    )
+    assert run.code == 0, run.err
+    stored = Rfq.objects.get()
+    assert (stored.buyer_contact, stored.asaptic_id) == ("Telegram: @harbour_pumps", at_id)
+    refused = tenders(
+        "rfq", "--product", "pumps", "--buyer-contact", "WeChat: ab", "--asaptic-id", at_id
+    )
+    assert refused.code == 1 and refused.err.endswith(" (param buyer_contact)\n")

@@ -103,6 +103,23 @@ def test_new_this_issue_only(client, feed):
     )
 
 
+@pytest.mark.parametrize(
+    "page_name, api_name", [("zh-hans", "zh"), ("zh-hant", "zht"), ("ZH-Hant", "zht"), ("en", "en")]
+)
+def test_feeds_take_the_pages_language_names(client, feed, page_name, api_name):
+    for url in ("/feeds/tenders.atom", "/feeds/new.atom"):
+        by_page = parse(client.get(url, {"lang": page_name, "closing_bucket": "all"}))
+        by_api = parse(client.get(url, {"lang": api_name, "closing_bucket": "all"}))
+        assert by_page.feed.language == by_api.feed.language
+        assert by_page.feed.title == by_api.feed.title
+        assert [(e.id, e.title, e.summary) for e in by_page.entries] == [
+            (e.id, e.title, e.summary) for e in by_api.entries
+        ]
+    # The API keeps its own names: a page name there is still refused.
+    assert client.get("/api/v1/tenders", {"lang": "zh-hans"}).status_code == 400
+    assert client.get("/feeds/new.atom", {"lang": "zh-hanz"}).status_code == 400
+
+
 def test_entry_ids_stay_the_same_across_issues(client, feed, t0):
     before = parse(client.get("/feeds/tenders.atom", {"closing_bucket": "all"}))
     services.publish_issue(now=t0 + timedelta(days=1))
@@ -171,3 +188,26 @@ def test_before_the_first_issue(client, db):
     response = client.get("/feeds/tenders.atom")
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "service_unavailable"
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_a_feed_carries_its_stylesheet_and_a_browser_gets_it_as_xml(client, feed):
+    reader = client.get("/feeds/new.atom", {"lang": "zh-hans"})
+    browser = client.get("/feeds/new.atom", {"lang": "zh-hans"}, HTTP_ACCEPT=BROWSER_ACCEPT)
+    assert reader["Content-Type"] == ATOM
+    assert browser["Content-Type"] == "application/xml; charset=utf-8"
+    assert reader.content == browser.content
+    assert "Accept" in reader["Vary"] and "Accept" in browser["Vary"]
+    head = reader.content.decode()[:200]
+    assert head.startswith(
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<?xml-stylesheet href="/static/pages/feed.xsl" media="screen" type="text/xsl"?><feed '
+    )
+    assert parse(reader).entries  # still plain Atom for a feed reader
+    for accept in ("application/atom+xml", "application/xml", "*/*"):
+        assert client.get("/feeds/new.atom", HTTP_ACCEPT=accept)["Content-Type"] == ATOM
+    stylesheet = client.get("/static/pages/feed.xsl")
+    assert stylesheet.status_code == 200
+    assert stylesheet["Content-Type"].startswith("text/xsl")

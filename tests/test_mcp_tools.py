@@ -596,3 +596,101 @@ def test_a_client_reading_only_the_text_completes_the_task(client, t0):
     assert set(found + ids_in(rest)) == wanted and rest.endswith("Last page.")
     one = text_of("get_tender", {"at_id": found[0]})
     assert ids_in(one) == [found[0]] and " | le_2w | " in one
+
+
+# --- quotes from any contact, about a named listing -------------------------------------------
+
+CONTACTS = [
+    ("buyer@example.com", "buyer@example.com"),
+    ("+85221234567", "+852 2123 4567"),
+    ("WeChat: harbour_lighting", "WeChat: harbour_lighting"),
+    ("whatsapp: +85291234567", "WhatsApp: +852 9123 4567"),
+    ("Line: HarbourLight", "Line: harbourlight"),
+    ("Telegram: @harbour_lighting", "Telegram: @harbour_lighting"),
+]
+BAD_CONTACTS = [
+    "buyer@example",
+    "2123 4567",
+    "WeChat: abc",
+    "WhatsApp: 9123 4567",
+    "Line: harbour light",
+    "Telegram: harbour_lighting",
+    "Skype: harbour",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("given, stored", CONTACTS)
+def test_submit_rfq_and_post_rfq_take_every_contact_kind(client, given, stored):
+    from django.core.cache import cache
+
+    from rfq.models import Rfq
+
+    cache.clear()
+    arguments = {"product": "network switches", "buyer_contact": given}
+    assert call("submit_rfq", arguments)["isError"] is False
+    assert client.post("/rfq", arguments, content_type="application/json").status_code == 200
+    assert list(Rfq.objects.values_list("buyer_contact", flat=True)) == [stored, stored]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("given", BAD_CONTACTS)
+def test_submit_rfq_and_post_rfq_refuse_a_bad_contact_of_every_kind(client, given):
+    from rfq.models import Rfq
+
+    arguments = {"product": "network switches", "buyer_contact": given}
+    over_http = client.post("/rfq", arguments, content_type="application/json")
+    assert over_http.status_code == 400
+    assert over_http.json()["error"]["param"] == "buyer_contact"
+    assert error_of(call("submit_rfq", arguments)) == over_http.json()
+    assert not Rfq.objects.exists()
+
+
+def test_submit_rfq_documents_the_listing_id_and_every_contact_kind():
+    schema = REGISTRY.get("submit_rfq").input_schema
+    assert "asaptic_id" in schema["properties"]
+    assert "asaptic_id" not in schema["required"]
+    contact = schema["properties"]["buyer_contact"]["description"]
+    for kind in ("WeChat: ", "WhatsApp: +", "Line: ", "Telegram: @", "e-mail", "+852"):
+        assert kind in contact
+
+
+def test_submit_rfq_names_a_listing_of_the_current_issue(client, published_rows):
+    from django.core.cache import cache
+
+    from rfq.models import Rfq
+
+    cache.clear()
+    at_id = published_rows[0]["asaptic_id"]
+    arguments = {"product": "network switches", "buyer_contact": "WeChat: harbour_lighting"}
+    assert call("submit_rfq", {**arguments, "asaptic_id": at_id.lower()})["isError"] is False
+    assert Rfq.objects.get().asaptic_id == at_id
+
+    absent = "AT-TEST-ZZZZZZZZZZ"
+    refusal = {
+        "error": {
+            "code": "invalid_parameter",
+            "message": f"asaptic_id {absent} is not a listing of the current issue: take the id "
+            "from a row of the current listing, or leave asaptic_id out.",
+            "param": "asaptic_id",
+        }
+    }
+    assert error_of(call("submit_rfq", {**arguments, "asaptic_id": absent})) == refusal
+    over_http = client.post(
+        "/rfq", {**arguments, "asaptic_id": absent}, content_type="application/json"
+    )
+    assert (over_http.status_code, over_http.json()) == (400, refusal)
+    assert Rfq.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_listing_id_is_refused_before_any_issue_is_published():
+    from rfq.models import Rfq
+
+    arguments = {
+        "product": "network switches",
+        "buyer_contact": "buyer@example.com",
+        "asaptic_id": "AT-TEST-0000000001",
+    }
+    assert error_of(call("submit_rfq", arguments))["error"]["param"] == "asaptic_id"
+    assert not Rfq.objects.exists()

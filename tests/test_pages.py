@@ -448,6 +448,8 @@ def test_the_quote_form_is_prefilled_from_a_row(client, feed):
     assert f">{expected}</textarea>" in page
     assert f'name="target_market" value="{row["market"]}"' in page
     assert '<label for="id_buyer_contact">您的联系方式</label>' in page
+    assert f'name="asaptic_id" value="{row["asaptic_id"]}"' in page
+    assert "WeChat: 您的微信号" in page
     assert 'maxlength="500" required aria-describedby="hint_product"' in page
     unknown = html(client.get("/en/rfq/?at_id=AT-0123456789"))
     assert 'aria-describedby="hint_product"></textarea>' in unknown
@@ -482,13 +484,47 @@ def test_a_quote_request_goes_through_the_intake_service(feed, mailoutbox):
     assert response["Cache-Control"] == "max-age=0, no-cache, no-store, must-revalidate, private"
 
 
+def test_a_quote_request_from_a_messenger_names_its_listing(feed):
+    _, rows = feed
+    row = rows[3]
+    csrf, token = form_client()
+    response = csrf.post(
+        "/zh-hans/rfq/",
+        {
+            **RFQ_FORM,
+            "buyer_contact": "微信：harbour_lighting",
+            "asaptic_id": row["asaptic_id"].lower(),
+            "csrfmiddlewaretoken": token,
+            "idempotency_key": "k-3",
+        },
+    )
+    assert response.status_code == 303
+    record = Rfq.objects.get()
+    assert (record.buyer_contact, record.asaptic_id) == (
+        "WeChat: harbour_lighting",
+        row["asaptic_id"],
+    )
+
+
 @pytest.mark.parametrize(
     "change, said",
     [
         (
             {"buyer_contact": "2123 4567"},
-            "Give a valid e-mail address, or a phone number starting with + and the country "
-            "code, such as +852 2123 4567.",
+            "Give a valid e-mail address, a phone number starting with + and the country code "
+            "(such as +852 2123 4567), or a messenger contact written as WeChat: your_id, "
+            "WhatsApp: +852 9123 4567, Line: your_id or Telegram: @your_name.",
+        ),
+        (
+            {"buyer_contact": "Telegram: harbour"},
+            "Give a valid e-mail address, a phone number starting with + and the country code "
+            "(such as +852 2123 4567), or a messenger contact written as WeChat: your_id, "
+            "WhatsApp: +852 9123 4567, Line: your_id or Telegram: @your_name.",
+        ),
+        (
+            {"asaptic_id": "AT-TEST-ZZZZZZZZZZ"},
+            "Give the listing id of a tender in this week's issue, such as AT-7K3M9Q2X4B, "
+            "or leave it empty.",
         ),
         ({"product": ""}, "Say what you want to source."),
         (

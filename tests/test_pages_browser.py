@@ -150,8 +150,9 @@ def test_a_person_browses_searches_and_asks_for_a_quote(live_server, browser_pag
     page.fill("#id_buyer_contact", "2123 4567")
     page.click("button[type=submit]")
     assert page.inner_text("#error_buyer_contact") == (
-        "Give a valid e-mail address, or a phone number starting with + and the country code, "
-        "such as +852 2123 4567."
+        "Give a valid e-mail address, a phone number starting with + and the country code (such "
+        "as +852 2123 4567), or a messenger contact written as WeChat: your_id, WhatsApp: "
+        "+852 9123 4567, Line: your_id or Telegram: @your_name."
     )
     assert Rfq.objects.count() == 0
     shot(page, "08-quote-error")

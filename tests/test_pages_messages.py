@@ -15,8 +15,11 @@ from tenders.pages.intake import ACCESS, RFQ, field_message
 from tenders.pages.messages import intake_message, listing_message
 
 CHINESE = ("zh-hans", "zh-hant")
-# Chinese text: CJK, digits, codes and the punctuation around them; no English words.
-ENGLISH_WORD = re.compile(r"\b(?!AT\b|HK\b|DE\b)[A-Za-z]{2,}\b")
+# Chinese text: CJK, digits, codes and the punctuation around them; no English words (the
+# messenger kinds are the syntax of a contact, written as they are in every language).
+ENGLISH_WORD = re.compile(
+    r"\b(?!AT\b|HK\b|DE\b|WeChat\b|WhatsApp\b|Line\b|Telegram\b)[A-Za-z]{2,}\b"
+)
 
 VALID = {
     "rfq": {"product": "LED lights", "buyer_contact": "buyer@example.com"},
@@ -28,7 +31,8 @@ REFUSED = {
     "product": ["x" * 501, "LED\x00lights"],
     "quantity": ["9" * 101],
     "target_market": ["XX", "1"],
-    "buyer_contact": ["2123 4567", "buyer@", "+1 000", "somebody"],
+    "buyer_contact": ["2123 4567", "buyer@", "+1 000", "somebody", "WeChat: abc", "Skype: x"],
+    "asaptic_id": ["AT-123"],
     "at_id": ["AT-123", "X" * 19],
     "organisation": ["x" * 201, "Harbour\tLtd"],
     "contact": ["2123 4567", "x@y"],

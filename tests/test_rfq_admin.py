@@ -242,3 +242,25 @@ def test_only_a_superuser_may_delete_a_submission(client, admin_client, django_u
     assert client.get(f"/admin/rfq/rfq/{record.pk}/delete/").status_code == 403
     assert admin_client.get(f"/admin/rfq/rfq/{record.pk}/delete/").status_code == 200
     assert Rfq.objects.count() == 2
+
+
+def test_the_queue_shows_the_listing_a_request_names_with_a_link(admin_client, t0):
+    from tenders import publication
+    from tenders.models import SnapshotRow
+    from tests.factories import SourceTenderFactory
+
+    SourceTenderFactory(market="HK")
+    issue = publication.publish_issue(now=t0).issue
+    at_id = SnapshotRow.objects.filter(issue=issue).values_list("asaptic_id", flat=True)[0]
+    services.rfq_submit(
+        payload={"product": "Lamps", "buyer_contact": "Line: harbour", "asaptic_id": at_id},
+        client=CLIENT,
+    )
+    rfq(T, product="Without a listing")
+    link = f'<a href="/en/tenders/{at_id}/" target="_blank" rel="noopener">{at_id}</a>'
+    listing = admin_client.get("/admin/rfq/rfq/").content.decode()
+    assert listing.count(link) == 1
+    record = Rfq.objects.get(asaptic_id=at_id)
+    detail = admin_client.get(f"/admin/rfq/rfq/{record.pk}/change/").content.decode()
+    assert link in detail
+    assert "Line: harbour" in detail

@@ -78,15 +78,16 @@ def test_field_errors_name_the_field_and_store_nothing(client):
         post(client, {**RFQ, "buyer_contact": "call me"}),
         400,
         "invalid_parameter",
-        "buyer_contact must be an e-mail address or an international phone number starting "
-        "with +, e.g. +852 2123 4567.",
+        "buyer_contact must be an e-mail address, an international phone number starting with + "
+        "(e.g. +852 2123 4567), or a messenger contact written as WeChat: harbour_lighting, "
+        "WhatsApp: +852 9123 4567, Line: harbourlight or Telegram: @harbour_lighting.",
         "buyer_contact",
     )
     assert_error(
         post(client, {**RFQ, "budget": "1m"}),
         400,
         "invalid_parameter",
-        'Unknown field "budget". Allowed fields: product, quantity, target_market, buyer_contact.',
+        'Unknown field "budget". Allowed fields: product, quantity, target_market, buyer_contact, asaptic_id.',
         "budget",
     )
     assert_error(
@@ -115,7 +116,7 @@ def test_field_errors_name_the_field_and_store_nothing(client):
         (
             '["LED street lights"]',
             "The request for quote must be a JSON object with the fields product, quantity, "
-            "target_market, buyer_contact; got an array.",
+            "target_market, buyer_contact, asaptic_id; got an array.",
         ),
     ],
 )
@@ -278,7 +279,13 @@ def test_the_openapi_description_of_submit_rfq(tmp_path):
         False,
         ["product", "buyer_contact"],
     )
-    assert list(request["properties"]) == ["product", "quantity", "target_market", "buyer_contact"]
+    assert list(request["properties"]) == [
+        "product",
+        "quantity",
+        "target_market",
+        "buyer_contact",
+        "asaptic_id",
+    ]
     assert schemas["RfqReceipt"] == contract.embedded(contract.load(contract.RFQ_RECEIPT))
     for status in ("400", "413", "415", "422", "429", "503"):
         error = operation["responses"][status]["content"]["application/json"]["schema"]

@@ -13,6 +13,11 @@ VALID = {
     "buyer_contact": "buyer@example.com",
 }
 PHONE_HINT = "e.g. +852 2123 4567"
+FORMS = (
+    "an e-mail address, an international phone number starting with + (e.g. +852 2123 4567), "
+    "or a messenger contact written as WeChat: harbour_lighting, WhatsApp: +852 9123 4567, "
+    "Line: harbourlight or Telegram: @harbour_lighting"
+)
 
 
 def error_of(call) -> dict:
@@ -46,6 +51,7 @@ def test_a_valid_rfq_is_cleaned_to_the_stored_form():
         "quantity": "2,000 units",
         "target_market": "HK",
         "buyer_contact": "Buyer.Name@example.com",
+        "asaptic_id": "",
     }
 
 
@@ -55,6 +61,7 @@ def test_optional_fields_may_be_absent_null_or_blank():
         "quantity": "",
         "target_market": "",
         "buyer_contact": "+852 2123 4567",
+        "asaptic_id": "",
     }
     assert RFQ_FORM.clean({"product": "Hospital beds", "buyer_contact": "+85221234567"}) == expected
     assert (
@@ -86,7 +93,7 @@ def test_the_payload_must_be_an_object(payload, kind):
         "error": {
             "code": "invalid_body",
             "message": "The request for quote must be a JSON object with the fields product, "
-            f"quantity, target_market, buyer_contact; got {kind}.",
+            f"quantity, target_market, buyer_contact, asaptic_id; got {kind}.",
         },
     }
 
@@ -95,11 +102,11 @@ def test_unknown_fields_are_refused_with_a_suggestion():
     assert rfq_error(buyer_contcat="x") == field_error(
         "buyer_contcat",
         'Unknown field "buyer_contcat" (did you mean "buyer_contact"?). Allowed fields: '
-        "product, quantity, target_market, buyer_contact.",
+        "product, quantity, target_market, buyer_contact, asaptic_id.",
     )
     assert rfq_error(colour="red") == field_error(
         "colour",
-        'Unknown field "colour". Allowed fields: product, quantity, target_market, buyer_contact.',
+        'Unknown field "colour". Allowed fields: product, quantity, target_market, buyer_contact, asaptic_id.',
     )
 
 
@@ -111,7 +118,7 @@ def test_an_unknown_field_name_is_echoed_printable():
     assert rfq_error(**{"a\x00b": 1})["error"]["param"] == "a\\x00b"
     assert rfq_error(**{"\ud800x": 1})["error"] == {
         "code": "invalid_parameter",
-        "message": 'Unknown field "\\ud800x". Allowed fields: product, quantity, target_market, buyer_contact.',
+        "message": 'Unknown field "\\ud800x". Allowed fields: product, quantity, target_market, buyer_contact, asaptic_id.',
         "param": "\\ud800x",
     }
 
@@ -128,8 +135,7 @@ def test_product_is_required(value):
 def test_buyer_contact_is_required(value):
     assert rfq_error(buyer_contact=value) == field_error(
         "buyer_contact",
-        "buyer_contact is required: give an e-mail address or an international phone number "
-        "starting with +, e.g. +852 2123 4567, so we can answer you.",
+        f"buyer_contact is required: give {FORMS}, so we can answer you.",
     )
 
 
@@ -230,8 +236,7 @@ def test_buyer_contact_refuses_a_broken_email_address(value):
     assert rfq_error(buyer_contact=value) == field_error(
         "buyer_contact",
         "buyer_contact looks like an e-mail address but is not a valid one: check it (e.g. "
-        "buyer@example.com), or give an international phone number starting with +, "
-        f"{PHONE_HINT}.",
+        f"buyer@example.com), or give {FORMS}.",
     )
 
 
@@ -242,7 +247,7 @@ def test_buyer_contact_refuses_an_invalid_phone_number(value):
     assert rfq_error(buyer_contact=value) == field_error(
         "buyer_contact",
         "buyer_contact is not a valid international phone number: check the country code and "
-        f"the number, {PHONE_HINT}, or give an e-mail address.",
+        f"the number, {PHONE_HINT}, or give {FORMS}.",
     )
 
 
@@ -251,17 +256,143 @@ def test_buyer_contact_refuses_a_phone_number_without_country_code(value):
     assert rfq_error(buyer_contact=value) == field_error(
         "buyer_contact",
         "buyer_contact looks like a phone number without its country code: write it in "
-        f"international form, starting with + and the country code, {PHONE_HINT}, or give an "
-        "e-mail address.",
+        f"international form, starting with + and the country code, {PHONE_HINT}, or give "
+        f"{FORMS}.",
     )
 
 
-@pytest.mark.parametrize("value", ["call me", "WeChat: buyer", "https://example.com/contact"])
+@pytest.mark.parametrize("value", ["call me", "somebody at the harbour", "wechat"])
 def test_buyer_contact_refuses_other_contact_forms(value):
     assert rfq_error(buyer_contact=value) == field_error(
-        "buyer_contact",
-        f"buyer_contact must be an e-mail address or an international phone number starting with +, {PHONE_HINT}.",
+        "buyer_contact", f"buyer_contact must be {FORMS}."
     )
+
+
+@pytest.mark.parametrize(
+    "value, kind", [("Skype: harbour", "Skype"), ("https://example.com/contact", "https")]
+)
+def test_buyer_contact_refuses_a_messenger_we_do_not_answer_on(value, kind):
+    assert rfq_error(buyer_contact=value) == field_error(
+        "buyer_contact",
+        f"buyer_contact names a contact kind we do not answer on ({kind!r}); give {FORMS}.",
+    )
+
+
+@pytest.mark.parametrize(
+    "value, stored",
+    [
+        # WeChat: the WeChat ID, 6 to 20 letters, digits, _ or -, starting with a letter.
+        ("WeChat: harbour_lighting", "WeChat: harbour_lighting"),
+        ("wechat:Harbour-Light88", "WeChat: Harbour-Light88"),
+        ("WECHAT : abcdef", "WeChat: abcdef"),
+        ("微信：harbour_lighting", "WeChat: harbour_lighting"),
+        ("WeChat：a1234567890123456789", "WeChat: a1234567890123456789"),
+        # WhatsApp: an international number, stored in international form.
+        ("WhatsApp: +852 9123 4567", "WhatsApp: +852 9123 4567"),
+        ("whatsapp: +85291234567", "WhatsApp: +852 9123 4567"),
+        ("WhatsApp:+86 138-0013-8000", "WhatsApp: +86 138 0013 8000"),
+        # Line: a LINE ID (case-insensitive, stored lower-case); official accounts start with @.
+        ("Line: harbourlight", "Line: harbourlight"),
+        ("LINE: Harbour.Light_2", "Line: harbour.light_2"),
+        ("line: @harbour-hk", "Line: @harbour-hk"),
+        # Telegram: @ and a 5 to 32 character username.
+        ("Telegram: @harbour_lighting", "Telegram: @harbour_lighting"),
+        ("telegram:@Harbour", "Telegram: @Harbour"),
+    ],
+)
+def test_buyer_contact_accepts_messenger_contacts(value, stored):
+    assert RFQ_FORM.clean({**VALID, "buyer_contact": value})["buyer_contact"] == stored
+    # The same validator serves the access request's contact.
+    assert ACCESS_REQUEST_FORM.clean({**ACCESS, "contact": value})["contact"] == stored
+
+
+WECHAT_RULE = (
+    "it has 6 to 20 letters, digits, _ or -, starting with a letter, e.g. WeChat: harbour_lighting."
+)
+WHATSAPP_RULE = "write + and the country code, e.g. WhatsApp: +852 9123 4567."
+LINE_RULE = (
+    "it has 1 to 20 letters, digits, ., _ or - (an official account's starts with @), "
+    "e.g. Line: harbourlight."
+)
+TELEGRAM_RULE = (
+    "write @ and 5 to 32 letters, digits or _, starting with a letter, e.g. "
+    "Telegram: @harbour_lighting."
+)
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("WeChat: abc", "names WeChat but 'abc' is not a WeChat ID: " + WECHAT_RULE),
+        ("WeChat: 1harbour", "names WeChat but '1harbour' is not a WeChat ID: " + WECHAT_RULE),
+        (
+            "WeChat: harbour lighting",
+            "names WeChat but 'harbour lighting' is not a WeChat ID: " + WECHAT_RULE,
+        ),
+        (
+            "WeChat: a" + "b" * 20,
+            f"names WeChat but 'a{'b' * 20}' is not a WeChat ID: " + WECHAT_RULE,
+        ),
+        ("WeChat:", "names WeChat but '' is not a WeChat ID: " + WECHAT_RULE),
+        (
+            "WhatsApp: 9123 4567",
+            "names WhatsApp but '9123 4567' is not an international phone number: " + WHATSAPP_RULE,
+        ),
+        (
+            "WhatsApp: +852 0000 0000",
+            "names WhatsApp but '+852 0000 0000' is not an "
+            "international phone number: " + WHATSAPP_RULE,
+        ),
+        (
+            "WhatsApp: harbour",
+            "names WhatsApp but 'harbour' is not an international phone number: " + WHATSAPP_RULE,
+        ),
+        ("Line: harbour light", "names Line but 'harbour light' is not a LINE ID: " + LINE_RULE),
+        ("Line: " + "a" * 21, f"names Line but '{'a' * 21}' is not a LINE ID: " + LINE_RULE),
+        ("Line: 哈巴", "names Line but '哈巴' is not a LINE ID: " + LINE_RULE),
+        (
+            "Telegram: harbour_lighting",
+            "names Telegram but 'harbour_lighting' is not a Telegram username: " + TELEGRAM_RULE,
+        ),
+        (
+            "Telegram: @abc",
+            "names Telegram but '@abc' is not a Telegram username: " + TELEGRAM_RULE,
+        ),
+        (
+            "Telegram: @1harbour",
+            "names Telegram but '@1harbour' is not a Telegram username: " + TELEGRAM_RULE,
+        ),
+        (
+            "Telegram: @harbour-hk",
+            "names Telegram but '@harbour-hk' is not a Telegram username: " + TELEGRAM_RULE,
+        ),
+    ],
+)
+def test_buyer_contact_refuses_a_messenger_id_that_breaks_its_kinds_rules(value, message):
+    assert rfq_error(buyer_contact=value) == field_error(
+        "buyer_contact", f"buyer_contact {message}"
+    )
+    assert access_error(contact=value) == field_error("contact", f"contact {message}")
+
+
+def test_the_rfq_may_name_its_listing():
+    cleaned = RFQ_FORM.clean({**VALID, "asaptic_id": " at-test-7k3m9q2x4b "})
+    assert cleaned["asaptic_id"] == "AT-TEST-7K3M9Q2X4B"
+    assert RFQ_FORM.clean({**VALID, "asaptic_id": None})["asaptic_id"] == ""
+    assert RFQ_FORM.clean(VALID)["asaptic_id"] == ""
+    assert rfq_error(asaptic_id="AT-123") == field_error(
+        "asaptic_id",
+        "asaptic_id must be a listing id (the asaptic_id of a row in the feed): AT- and 10 "
+        "characters from 0-9 and A-Z without I, L, O and U, e.g. AT-7K3M9Q2X4B.",
+    )
+    assert rfq_error(asaptic_id=12)["error"]["param"] == "asaptic_id"
+
+
+def test_an_empty_listing_id_leaves_the_fingerprint_of_older_requests_alone():
+    before = {k: v for k, v in RFQ_FORM.clean(VALID).items() if k != "asaptic_id"}
+    assert validation.fingerprint(RFQ_FORM.clean(VALID)) == validation.fingerprint(before)
+    named = RFQ_FORM.clean({**VALID, "asaptic_id": "AT-TEST-7K3M9Q2X4B"})
+    assert validation.fingerprint(named) != validation.fingerprint(before)
 
 
 # --- access requests ------------------------------------------------------------------------
@@ -313,8 +444,7 @@ def test_access_request_required_fields_and_rules():
     )
     assert access_error(contact=" ") == field_error(
         "contact",
-        "contact is required: give an e-mail address or an international phone number starting "
-        "with +, e.g. +852 2123 4567, so we can answer you.",
+        f"contact is required: give {FORMS}, so we can answer you.",
     )
     assert access_error(purpose=None) == field_error(
         "purpose",
@@ -389,9 +519,10 @@ def test_the_rfq_json_schema_matches_the_rules():
         "quantity": ("string", 100),
         "target_market": ("string", 3),
         "buyer_contact": ("string", 254),
+        "asaptic_id": ("string", 18),
     }
     optional = [name for name, p in schema["properties"].items() if "anyOf" in p]
-    assert optional == ["quantity", "target_market"]
+    assert optional == ["quantity", "target_market", "asaptic_id"]
     assert all(schema["properties"][n]["anyOf"][1] == {"type": "null"} for n in optional)
     assert ACCESS_REQUEST_FORM.json_schema()["required"] == ["organisation", "contact", "purpose"]
 

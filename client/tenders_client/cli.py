@@ -367,6 +367,8 @@ def cmd_rfq(ctx: Context) -> int:
         payload["quantity"] = args.quantity
     if args.target_market is not None:
         payload["target_market"] = args.target_market
+    if args.asaptic_id is not None:
+        payload["asaptic_id"] = args.asaptic_id
     body = ctx.api.submit_rfq(payload, idempotency_key=args.idempotency_key)
     if ctx.json:
         ctx.out(dumps(body))
@@ -731,9 +733,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = command("rfq", "send a request for quote")
     sub.add_argument("--product", required=True, help="what you want quoted")
-    sub.add_argument("--buyer-contact", required=True, help="e-mail or +phone for the reply")
+    sub.add_argument(
+        "--buyer-contact",
+        required=True,
+        help="e-mail, +phone, or 'WeChat: <id>', 'WhatsApp: +<number>', 'Line: <id>', "
+        "'Telegram: @<name>' for the reply",
+    )
     sub.add_argument("--quantity", help="e.g. '2,000 units'")
     sub.add_argument("--target-market", help="ISO country code or HK, MO, SG, GB, EU, AU, CA")
+    sub.add_argument("--asaptic-id", help="the listing the request is about (current issue)")
     sub.add_argument("--idempotency-key", help="send again with the same key: stored once")
 
     sub = command("validate", "check a file against the published schemas and rules")

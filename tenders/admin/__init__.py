@@ -5,4 +5,12 @@ Thin by design: actions and views validate what staff typed and call the service
 here and nowhere public.
 """
 
-from . import directory, imports, issues, jobs, records, vocabulary  # noqa: F401  (registration)
+from . import (  # noqa: F401  (registration)
+    directory,
+    imports,
+    issues,
+    jobs,
+    records,
+    subscriptions,
+    vocabulary,
+)

@@ -23,6 +23,8 @@ KINDS = {
     tasks.IMPORT: ("tenders.run_import", "admin:tenders_importrun_changelist"),
     tasks.REDRAFT: ("tenders.change_sourcetender", "admin:tenders_sourcetender_changelist"),
     tasks.BULK: ("tenders.change_sourcetender", "admin:tenders_sourcetender_changelist"),
+    # A digest run stopped by the mail server is retried by those who publish.
+    tasks.DIGEST: ("tenders.add_issue", "admin:tenders_digestdelivery_changelist"),
 }
 
 

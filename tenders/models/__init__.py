@@ -8,6 +8,7 @@
 - ``publication``: what each published row was planned from (for reusing it next week), and
   the gate checks records passed (so publication need not run the gate on them again).
 - ``postings``: the search postings of a snapshot (exact counts of ``q``).
+- ``subscriptions``: saved searches mailed as a weekly digest, and each digest sent.
 - ``cache``: the tables of the database caches, so that ``migrate`` makes them.
 - ``files``: files kept in the database (flat files, pending uploads).
 """
@@ -32,6 +33,7 @@ from .imports import ImportedNotice, ImportFormat, ImportRun, ImportSource
 from .jobs import Job, JobWorker
 from .postings import SearchPosting, SearchPostings
 from .publication import GateCheck, PlanDigest
+from .subscriptions import DigestDelivery, Subscription
 
 __all__ = [
     "CATEGORY_CELL",
@@ -39,6 +41,7 @@ __all__ = [
     "AnswerCacheEntry",
     "Category",
     "CurrencyRate",
+    "DigestDelivery",
     "GateAllowance",
     "GateCheck",
     "ImportFormat",
@@ -59,6 +62,7 @@ __all__ = [
     "SourceTender",
     "StoredFile",
     "StoredFileChunk",
+    "Subscription",
     "WithheldRecord",
     "new_real_listing_id",
 ]

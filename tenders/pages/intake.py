@@ -32,13 +32,17 @@ from .labels import API_LANG
 from .messages import intake_message
 
 CONTACT_HELP = _(
-    "An e-mail address, or a phone number starting with + and the country code, such as "
-    "+852 2123 4567. Only our staff see it."
+    "An e-mail address, a phone number starting with + and the country code (such as "
+    "+852 2123 4567), or a messenger contact: WeChat: your ID, WhatsApp: +852…, Line: your ID "
+    "or Telegram: @your_name. Only our staff see it."
 )
-CONTACT_REQUIRED = _("Give an e-mail address or a phone number, so we can answer you.")
+CONTACT_REQUIRED = _(
+    "Give an e-mail address, a phone number or a messenger contact, so we can answer you."
+)
 CONTACT_INVALID = _(
-    "Give a valid e-mail address, or a phone number starting with + and the country code, "
-    "such as +852 2123 4567."
+    "Give a valid e-mail address, a phone number starting with + and the country code (such "
+    "as +852 2123 4567), or a messenger contact written as WeChat: your_id, WhatsApp: "
+    "+852 9123 4567, Line: your_id or Telegram: @your_name."
 )
 TOO_LONG = _("Write plain text of at most %(max)s characters.")
 
@@ -76,7 +80,11 @@ def _rfq_prefill(at_id: str, lang: str) -> dict[str, str]:
         return {}
     (product,) = (f for f in validation.RFQ_FORM.fields if f.name == "product")
     text = f"{row['asaptic_id']}: {row['summary']}"
-    return {"product": text[: product.max_length], "target_market": row["market"]}
+    return {
+        "product": text[: product.max_length],
+        "target_market": row["market"],
+        "asaptic_id": row["asaptic_id"],
+    }
 
 
 def _access_prefill(at_id: str, lang: str) -> dict[str, str]:
@@ -111,6 +119,14 @@ RFQ = Intake(
         ),
         "buyer_contact": FieldText(
             _("Your contact"), CONTACT_HELP, required=CONTACT_REQUIRED, invalid=CONTACT_INVALID
+        ),
+        "asaptic_id": FieldText(
+            _("Listing id (optional)"),
+            _("The tender this request is about, such as AT-7K3M9Q2X4B."),
+            invalid=_(
+                "Give the listing id of a tender in this week's issue, such as AT-7K3M9Q2X4B, "
+                "or leave it empty."
+            ),
         ),
     },
     prefill=_rfq_prefill,

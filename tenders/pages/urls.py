@@ -4,7 +4,7 @@ URLconf, the only place Django allows it); ``unprefixed`` holds the feeds and th
 
 from django.urls import path
 
-from . import feeds, intake, views
+from . import feeds, intake, subscribe, views
 
 people = [
     path("", views.home, name="home"),
@@ -16,6 +16,15 @@ people = [
     path("access/", views.access, name="access"),
     path("access/request/", intake.form_view(intake.ACCESS), name="access-request"),
     path("access/request/sent/", intake.sent_view(intake.ACCESS), name="access-sent"),
+    path("subscriptions/", subscribe.subscribe, name="subscribe"),
+    path("subscriptions/sent/", subscribe.sent, name="subscription-sent"),
+    path("subscriptions/confirm/<str:token>/", subscribe.confirm, name="subscription-confirm"),
+    path(
+        "subscriptions/unsubscribe/<str:token>/",
+        subscribe.unsubscribe,
+        name="subscription-unsubscribe",
+    ),
+    path("subscriptions/manage/<str:token>/", subscribe.manage, name="subscription-manage"),
 ]
 
 unprefixed = [

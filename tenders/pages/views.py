@@ -22,6 +22,7 @@ from tenders import selectors
 from tenders.buckets import CLOSING_BUCKETS
 from tenders.filters import BAND_VALUES, PAGES, ListQuery, parse_list_params
 from tenders.markets import MARKET_CODES
+from tenders.subscriptions import SEARCH_PARAMS
 
 from . import paging
 from .labels import API_LANG
@@ -155,6 +156,13 @@ def tender_list(request):
         status = error.status
     else:
         meta = page["meta"]
+        saved = {k: v for k, v in filters.items() if k in SEARCH_PARAMS}
+        context["saved_search"] = [
+            (name, value)
+            for name, values in saved.items()
+            for value in (values if isinstance(values, list) else [values])
+        ]
+        context["feed_query"] = paging.first_query(saved)
         context.update(
             rows=page["data"],
             meta=meta,
