@@ -3,7 +3,7 @@
 Everything a deployment changes comes from an environment variable; the defaults are for a
 developer's machine. With ``DJANGO_DEBUG`` off the settings fail closed: missing secrets are an
 error, never a silently generated value (the development secrets ``dev.py run`` wrote into
-``var/`` are used when present). Every variable is listed in the README ("Deploying"); a test
+``var/`` are used when present). Every variable is listed in docs/configuration.md; a test
 keeps that list in step with this module.
 """
 
@@ -397,8 +397,8 @@ MIDDLEWARE.insert(0, "tenders.api.fast.ShortWay")
 MIDDLEWARE.insert(0, "mcp_server.short.ShortWay")
 
 # --- Deployment behind TLS (issue #14) -----------------------------------------------------
-# One variable per security setting a deployment behind a TLS proxy needs (README,
-# "Deploying"); `manage.py check --deploy` is clean with the documented values. Off by default:
+# One variable per security setting a deployment behind a TLS proxy needs (docs/configuration.md);
+# `manage.py check --deploy` is clean with the documented values. Off by default:
 # the run command serves plain HTTP on 127.0.0.1.
 # The header the proxy sets to "https" for requests it received over TLS, e.g.
 # X-Forwarded-Proto. Only behind such a proxy: otherwise any client could claim https.

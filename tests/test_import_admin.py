@@ -129,7 +129,7 @@ def test_upload_refuses_bad_input_with_reasons_and_writes_nothing(admin_client, 
     assert (unreadable.state, unreadable.message) == (
         "failed",
         "Import of upload batch.csv failed: batch.csv has no id, buyer column(s); the header "
-        "must name at least id, title, buyer, deadline (see the README for every column).",
+        "must name at least id, title, buyer, deadline (docs/importing.md lists every column).",
     )
     assert SourceTender.objects.count() == 0
     assert ImportRun.objects.get().state == "failed"

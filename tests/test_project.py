@@ -166,11 +166,11 @@ def test_postgres_connections_give_up_on_a_dead_or_hung_server(tmp_path, monkeyp
 
 
 def _deploying_section() -> str:
-    readme = (ROOT / "README.md").read_text()
-    return readme.split("\n## Deploying\n", 1)[1].split("\n## ", 1)[0]
+    """docs/configuration.md: the commands and every variable of a deployment."""
+    return (ROOT / "docs" / "configuration.md").read_text()
 
 
-# The README's production values for the security settings, as its table gives them.
+# The production values for the security settings, as docs/configuration.md's table gives them.
 PRODUCTION = {
     "ALLOWED_HOSTS": "tenders.example.org",
     "PUBLIC_BASE_URL": "https://tenders.example.org",
@@ -219,7 +219,7 @@ def test_check_deploy_is_clean_with_the_documented_production_variables(tmp_path
         assert f"security.{warning}" in result.stderr
 
 
-def test_the_readme_deploying_section_lists_every_variable_the_settings_read():
+def test_the_configuration_page_lists_every_variable_the_settings_read():
     sources = "\n".join(
         (ROOT / "config" / name).read_text()
         for name in ("settings.py", "gunicorn.conf.py", "devsecrets.py")
@@ -232,7 +232,7 @@ def test_the_readme_deploying_section_lists_every_variable_the_settings_read():
     assert {"SECRET_KEY", "PORT", "SECURE_HSTS_SECONDS", "DJANGO_DEBUG"} <= read
     section = _deploying_section()
     undocumented = sorted(name for name in read if f"`{name}`" not in section)
-    assert undocumented == [], "document these in the README's Deploying section"
+    assert undocumented == [], "document these in docs/configuration.md"
 
 
 @pytest.mark.django_db

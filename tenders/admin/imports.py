@@ -218,7 +218,7 @@ class UploadForm(forms.Form):
             (value, label) for value, label in ImportFormat.choices if value in UPLOAD_SUFFIXES
         ],
         help_text="OCDS: .json, .json.gz or .jsonl; eForms and GLD: .xml; CSV: .csv with the "
-        "documented columns (see the README); CanadaBuys: its tender notice .csv files.",
+        "documented columns (docs/importing.md); CanadaBuys: its tender notice .csv files.",
     )
     market = forms.ChoiceField(
         choices=[("", "(implied by the format)"), *MARKET_CHOICES],

@@ -69,7 +69,7 @@ def _rows(stream, name: str, market: str) -> Iterator[Piece | Failure]:
     if missing:
         raise ReadError(
             f"{name} has no {', '.join(missing)} column(s); the header must name at least "
-            f"{', '.join(REQUIRED)} (see the README for every column)."
+            f"{', '.join(REQUIRED)} (docs/importing.md lists every column)."
         )
     unknown = [h for h in header if h not in COLUMNS]
     if unknown:
