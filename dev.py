@@ -5,7 +5,7 @@
     python3 dev.py test    set up and run the whole test suite against PostgreSQL
 
 Both create ``.venv`` and install what they need on first use (again when pyproject.toml
-changes), and compile the translation catalogues of ``tenders/pages/locale/``. ``run`` migrates,
+changes), and compile the translation catalogues of ``pages/locale/``. ``run`` migrates,
 loads demo data and publishes an issue when none is current, then serves with gunicorn
 beside one job worker. ``test`` finds PostgreSQL (``DATABASE_URL``, else 127.0.0.1:5432, else a
 throwaway cluster started with initdb/pg_ctl and removed afterwards) and runs pytest; extra
@@ -77,7 +77,7 @@ def ensure_venv(extras: str) -> None:
 def compile_messages() -> None:
     """The pages' translations: the .po catalogues are committed, the .mo files are built here
     with Babel (GNU gettext, which Django's compilemessages needs, may be missing)."""
-    catalogues = ROOT / "tenders" / "pages" / "locale"
+    catalogues = ROOT / "pages" / "locale"
     run([VENV / "bin" / "pybabel", "-q", "compile", "-d", catalogues, "-D", "django"])
 
 

@@ -12,7 +12,7 @@ import os
 bind = os.environ.get("BIND") or f"127.0.0.1:{os.environ.get('PORT', '8000')}"
 
 # Sync workers: every request is a few short queries (the database answers or is given up on
-# within seconds, see config.database), so a process per request in flight is enough and the
+# within seconds, see core.database), so a process per request in flight is enough and the
 # simplest to reason about. Two per core plus one keeps the cores busy while some wait on the
 # database.
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1) + 1)

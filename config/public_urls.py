@@ -5,8 +5,8 @@ Included at the root by ``config.urls`` (the health paths are listed there).
 
 from django.urls import path, register_converter
 
-from config import discovery
 from sourcing import views as sourcing_views
+from tenders.api import discovery
 from tenders.api import views as tender_views
 from tenders.api.fast import short_way
 

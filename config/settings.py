@@ -65,7 +65,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
 
 INSTALLED_APPS = [
-    "config.admin.StaffAdminConfig",  # curation: django.contrib.admin with our site (titles, order)
+    "core.site.StaffAdminConfig",  # curation: django.contrib.admin with our site (titles, order)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -75,19 +75,38 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "tenders",
+    "django_tasks",
+    "django_tasks_db",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    # Ours, each depending only on those above it (tests/test_import_graph.py).
+    "core",  # shared plumbing: errors, JSON bodies, HTTP, database limits, staff sign-in
+    "tenders",  # records, issues, the read path, publication, imports
     "sourcing",
     "rfq",
     "mcp_server",
+    "pages",  # pages for people and Atom feeds
 ]
 
+# Outermost first. A request waits on the database at most its answer limit (core.database).
 MIDDLEWARE = [
+    # A repeated listing or row request, or read-tool call, answered as the whole stack
+    # answered it before (tenders.api.fast.ShortWay, mcp_server.short.ShortWay).
+    "mcp_server.short.ShortWay",
+    "tenders.api.fast.ShortWay",
+    "core.middleware.DatabaseAnswerLimit",
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.StaffAdminMiddleware",  # the admin only on STAFF_ADMIN_HOST; noindex
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.middleware.PublicApiMiddleware",  # JSON errors and CORS on the keyless paths
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Before CommonMiddleware: its slash redirects resolve people's paths in their language.
+    "pages.middleware.PeopleLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -126,8 +145,8 @@ def _database(url: str | None) -> dict:
         }
     config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
     if config["ENGINE"] == "django.db.backends.postgresql":
-        # Connections whose waits honour a request's answer limit (config.database).
-        config["ENGINE"] = "config.postgres"
+        # Connections whose waits honour a request's answer limit (core.database).
+        config["ENGINE"] = "core.postgres"
         options = config.setdefault("OPTIONS", {})
         # A server that is down or unreachable is noticed in seconds: a short connect timeout;
         # keepalives for idle connections and a user timeout for unacknowledged writes, so a
@@ -153,7 +172,7 @@ DATABASES = {"default": _database(os.environ.get("DATABASE_URL"))}
 _REPLICA_URLS = [u.strip() for u in os.environ.get("DATABASE_REPLICA_URLS", "").split(",")]
 DATABASE_REPLICAS = []
 for _n, _url in enumerate(filter(None, _REPLICA_URLS), 1):
-    if DATABASES["default"]["ENGINE"] != "config.postgres":
+    if DATABASES["default"]["ENGINE"] != "core.postgres":
         raise ImproperlyConfigured("DATABASE_REPLICA_URLS needs DATABASE_URL on PostgreSQL.")
     DATABASES[f"replica{_n}"] = {**_database(_url), "TEST": {"MIRROR": "default"}}
     DATABASE_REPLICAS.append(f"replica{_n}")
@@ -269,12 +288,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Public REST contract (issue #3) ----------------------------------------------------------
-# JSON error bodies and CORS on the keyless paths (config.middleware), right after WhiteNoise.
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
-    "config.middleware.PublicApiMiddleware",
-)
-REST_FRAMEWORK["EXCEPTION_HANDLER"] = "config.api.exception_handler"
+REST_FRAMEWORK["EXCEPTION_HANDLER"] = "core.api.exception_handler"
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     "drf_spectacular.hooks.postprocess_schema_enums",
     "config.openapi.add_components",
@@ -355,17 +369,11 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- People's pages and Atom feeds (issue #13) -------------------------------------------------
 # Pages for people live under /en/, /zh-hans/ and /zh-hant/ (i18n_patterns). Their language is
-# activated for those paths only (tenders.pages.middleware), so the JSON surfaces keep their
-# headers and behaviour; the catalogues in tenders/pages/locale/ are compiled by dev.py (Babel),
+# activated for those paths only (pages.middleware), so the JSON surfaces keep their
+# headers and behaviour; the catalogues in pages/locale/ are compiled by dev.py (Babel),
 # never committed.
-INSTALLED_APPS += ["tenders.pages"]
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("zh-hant", "繁體中文")]
-LOCALE_PATHS = [BASE_DIR / "tenders" / "pages" / "locale"]
-# Before CommonMiddleware: its slash redirects resolve people's paths in their language.
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("django.middleware.common.CommonMiddleware"),
-    "tenders.pages.middleware.PeopleLocaleMiddleware",
-)
+LOCALE_PATHS = [BASE_DIR / "pages" / "locale"]
 
 # --- imports of public notices (issue #10) ---
 # Who publishers can write to about our requests: every request to a publisher's service names
@@ -381,7 +389,7 @@ TENDERS_IMPORT_UPLOAD_MAX_FILES = int(os.environ.get("TENDERS_IMPORT_UPLOAD_MAX_
 
 # --- Database answers and unavailability (issue #14) ---------------------------------------
 # Seconds a request waits for an answer from PostgreSQL before giving up and answering 503
-# (config.database): health probes, every public surface, staff pages (which may run heavier
+# (core.database): health probes, every public surface, staff pages (which may run heavier
 # queries). Commands and workers have no such limit.
 DATABASE_ANSWER_LIMITS = {
     "health": 1.0,
@@ -390,11 +398,6 @@ DATABASE_ANSWER_LIMITS = {
     # The count of a search (q), made once per snapshot and filters, then kept.
     "search count": float(os.environ.get("DATABASE_SEARCH_COUNT_TIMEOUT", "15")),
 }
-MIDDLEWARE.insert(0, "config.middleware.DatabaseAnswerLimit")
-# Outermost: a repeated listing or row request, or read-tool call, answered as the whole stack
-# answered it before (tenders.api.fast.ShortWay, mcp_server.short.ShortWay).
-MIDDLEWARE.insert(0, "tenders.api.fast.ShortWay")
-MIDDLEWARE.insert(0, "mcp_server.short.ShortWay")
 
 # --- Deployment behind TLS (issue #14) -----------------------------------------------------
 # One variable per security setting a deployment behind a TLS proxy needs (docs/configuration.md);
@@ -419,7 +422,6 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
 # --- Jobs: publication and imports off the request path (issue #11) --------------------------
 # The queue lives in the database we already run (django-tasks' database backend); workers are
 # `manage.py run_worker` processes, on any machine that reaches the database.
-INSTALLED_APPS += ["django_tasks", "django_tasks_db"]
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # A running job writes its progress and a heartbeat this often (seconds); a job silent for
 # longer than the lease belonged to a worker that died, and is marked failed.
@@ -436,17 +438,9 @@ if TENDERS_JOB_LEASE_SECONDS < 3 * TENDERS_JOB_HEARTBEAT_SECONDS:
 # Sign-in throttling and lockout counted in the shared cache above (core.throttle), a second
 # factor (django-otp: TOTP and recovery codes) for accounts that can publish, withdraw, import
 # or allow, short sessions, re-authentication before sensitive actions, and a sign-in log.
-INSTALLED_APPS += ["django_otp", "django_otp.plugins.otp_totp", "django_otp.plugins.otp_static"]
-INSTALLED_APPS += ["core"]
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
-    "django_otp.middleware.OTPMiddleware",
-)
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-    "core.middleware.StaffAdminMiddleware",
-)
 OTP_TOTP_ISSUER = "Tender feed staff"
+# What the admin index opens with: the feed's health record and its reasons (core.site).
+STAFF_INDEX_HEALTH = "tenders.selectors.feed_health"
 # The admin's path (default "admin/") and, when set, the only host name that serves it: a
 # deployment can keep it off the public name. A custom path is not named in robots.txt.
 STAFF_ADMIN_PATH = os.environ.get("STAFF_ADMIN_PATH", "admin").strip("/") + "/"

@@ -7,12 +7,12 @@ from django.urls import include, path
 
 from core.views import robots_txt
 from mcp_server import views as mcp_views
+from pages import urls as pages_urls
 from rfq.api.views import SubmitRfqView
 from tenders.api import views as tender_views
-from tenders.pages import urls as pages_urls
 
-# A database that does not answer is a 503 on every surface (config.middleware).
-handler500 = "config.middleware.server_error"
+# A database that does not answer is a 503 on every surface (core.middleware).
+handler500 = "core.middleware.server_error"
 
 urlpatterns = [
     path("api/v1/health", tender_views.health, name="health"),

@@ -17,7 +17,7 @@ from django_otp import verify_token
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from rfq.clients import client_info
+from core.clients import client_info
 
 from .models import SignInEvent
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from django.conf import settings
 from django.core.cache import caches
 
-from rfq.clients import rate_limit_subject
+from core.clients import rate_limit_subject
 
 PREFIX = "staff-sign-in"
 

@@ -5,7 +5,7 @@ service that the REST surface calls: one implementation of listing, filtering, c
 intake and access requests. Imports are lazy so that loading the tool definitions (for
 ``tools/list`` and the discovery documents) never touches the database layer.
 
-Errors from the domain arrive as ``config.errors.ApiError`` and become tool errors unchanged.
+Errors from the domain arrive as ``core.errors.ApiError`` and become tool errors unchanged.
 """
 
 from collections.abc import Callable, Iterator, Mapping
@@ -14,7 +14,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
-from rfq.clients import ClientInfo
+from core.clients import ClientInfo
 
 if TYPE_CHECKING:
     from tenders.answers import Answer

@@ -24,8 +24,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from config.errors import ApiError
-from config.jsonbody import parse_json
+from core.errors import ApiError
+from core.jsonbody import parse_json
 
 from .written import envelope, with_members
 

@@ -10,7 +10,7 @@ gives.
 
 A result carries ``structuredContent`` (matching the output schema) and a text: the same JSON,
 or, for a handler that returns ``Rendered``, a compact rendering written for a model (the rows
-of a listing one line each). A tool error carries, as its text, the error body of ``config.errors``:
+of a listing one line each). A tool error carries, as its text, the error body of ``core.errors``:
 ``{"error": {"code", "message", "param"}}`` plus ``access_url`` where a code has one.
 """
 
@@ -25,8 +25,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from jsonschema import Draft202012Validator, ValidationError
 from tenders_client.jsontypes import a_type, explained, wanted
 
-from config.database import UNAVAILABLE
-from config.errors import ApiError, database_unavailable, error_body
+from core.database import UNAVAILABLE
+from core.errors import ApiError, database_unavailable, error_body
 
 log = logging.getLogger(__name__)
 

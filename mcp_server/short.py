@@ -25,8 +25,8 @@ members, escapes) are parsed once and then have a name of their own.
 import json
 import re
 
-from config.errors import ApiError
-from config.jsonbody import parse_json
+from core.errors import ApiError
+from core.jsonbody import parse_json
 from tenders import answers, current
 from tenders.api.fast import Sent
 
@@ -138,7 +138,7 @@ class Name(answers.Answer):
 
 
 def _known() -> tuple[int, str] | None:
-    # Outside the request's database answer limit (config.middleware): no listener made.
+    # Outside the request's database answer limit (core.middleware): no listener made.
     snapshot = current.kept_snapshot(connect=False)
     return None if snapshot is current.UNKNOWN else snapshot
 

@@ -11,11 +11,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from config import jsonbody
-from config.api import read_only
-from config.errors import ApiError
-from config.http import negotiated_quality
-from rfq.clients import client_info
+from core import jsonbody
+from core.api import read_only
+from core.clients import client_info
+from core.errors import ApiError
+from core.http import negotiated_quality
 
 from . import domain
 from .protocol import (

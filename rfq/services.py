@@ -11,7 +11,7 @@ sender's arguments as a plain mapping):
   same key with different content raises 422 ``idempotency_conflict``. Keys are global per
   intake (not per client address: a retry may well come from another address) and the
   database's unique constraint decides races, so concurrent retries store one record.
-- Rate limit: per client address, from settings, shared across processes (``rfq.ratelimit``).
+- Rate limit: per client address, from settings, shared across processes (``core.ratelimit``).
   Only submissions that would be stored count; a refused one raises 429 ``rate_limited`` with
   ``retry_after`` seconds and stores nothing. Retries of a key, stored or still in flight, are
   never counted nor limited.
@@ -36,10 +36,11 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from config.errors import ApiError
+from core import ratelimit
+from core.clients import ClientInfo, rate_limit_subject
+from core.errors import ApiError
 
-from . import notifications, ratelimit, references, timing, validation
-from .clients import ClientInfo, rate_limit_subject
+from . import notifications, references, timing, validation
 from .models import AccessRequest, IntakeRecord, Rfq, Status
 
 log = logging.getLogger(__name__)

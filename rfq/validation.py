@@ -26,7 +26,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
 from tenders_client.jsontypes import a_type
 
-from config.errors import ApiError
+from core.errors import ApiError
 from tenders.ids import LISTING_ID_RE
 from tenders.markets import MARKET_CODES
 

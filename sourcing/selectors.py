@@ -7,7 +7,7 @@ were reached at; without it the ``PUBLIC_BASE_URL`` setting is used.
 from django.conf import settings
 from django.db.models import Prefetch
 
-from config.errors import ApiError
+from core.errors import ApiError
 
 from .models import ComplianceItem, Engagement, Lane, Market
 

@@ -6,7 +6,7 @@ import json
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from config.api import PublicView, base_url, cache_headers, etag_matches, not_modified
+from core.api import PublicView, base_url, cache_headers, etag_matches, not_modified
 
 from . import openapi, selectors
 

@@ -31,7 +31,7 @@ from django.core.cache import caches
 from django.core.cache.backends.db import DatabaseCache
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
-from config.errors import ApiError
+from core.errors import ApiError
 
 log = logging.getLogger(__name__)
 

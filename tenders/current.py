@@ -43,7 +43,7 @@ from django.db import connection
 from django.db.backends.postgresql.psycopg_any import is_psycopg3
 from django.dispatch import Signal
 
-from config.database import UNAVAILABLE
+from core.database import UNAVAILABLE
 
 from .filters import Vocabulary
 from .models import Issue

@@ -27,7 +27,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from config.errors import ApiError
+from core.errors import ApiError
 
 from . import selectors, subscriptions
 from .models import DigestDelivery, Issue, Subscription
@@ -83,7 +83,7 @@ def describe(query: dict) -> str:
     (empty: every open tender; the templates say so)."""
     from django.utils.translation import gettext as _
 
-    from .pages.labels import API_LANG, BANDS, CLOSING, market_name
+    from .labels import API_LANG, BANDS, CLOSING, market_name
 
     lang = API_LANG.get(translation.get_language(), "en")
     parts = []

@@ -23,7 +23,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
-from config.errors import ApiError
+from core.errors import ApiError
 
 from .buckets import CLOSING_BUCKETS, VALUE_BANDS
 from .markets import MARKET_CODES
@@ -86,8 +86,8 @@ TOOL = Surface(
     # models); a person and a REST client get the three.
     default_lang="en",
 )
-# The people's pages (tenders.pages): they page by 20, and a refusal reads in the page's
-# language (tenders.pages.messages words the other refusals for people).
+# The people's pages (pages): they page by 20, and a refusal reads in the page's
+# language (pages.messages words the other refusals for people).
 PAGES = Surface(
     20,
     listing="the tender list",

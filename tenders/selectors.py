@@ -2,7 +2,7 @@
 the people's pages.
 
 Every function here returns exactly the body a public surface serves (``{data, meta}``), or
-its bytes ready to send (the ``*_answer`` functions), or raises ``config.errors.ApiError``;
+its bytes ready to send (the ``*_answer`` functions), or raises ``core.errors.ApiError``;
 interfaces only translate. Nothing here touches private models: rows come from the current
 snapshot, totals from the counts written at publication, and the category vocabulary from the
 issue's facets.
@@ -28,8 +28,8 @@ from django.db import DatabaseError
 from django.db.models import Sum
 from django.utils import timezone
 
-from config.database import answer_within_at_least
-from config.errors import ApiError
+from core.database import answer_within_at_least
+from core.errors import ApiError
 
 from . import answers, current, cursors, health, ids, replicas
 from .answers import Answer

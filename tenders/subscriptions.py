@@ -27,15 +27,15 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from config.errors import ApiError
-from rfq import ratelimit
-from rfq.clients import ClientInfo, rate_limit_subject
+from core import ratelimit
+from core.clients import ClientInfo, rate_limit_subject
+from core.errors import ApiError
 
 from . import selectors
 from .filters import PAGES, invalid, parse_list_params
+from .labels import PAGE_LANG
 from .models import Subscription
 from .models.subscriptions import address_key
-from .pages.labels import PAGE_LANG
 from .rows import LANGS
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@ tools whose domain functions are not on this branch yet."""
 
 import json
 
-from config.errors import ApiError
+from core.errors import ApiError
 from mcp_server.protocol import McpProtocol, ServerInfo
 from mcp_server.registry import Tool, ToolError, ToolRegistry
 

@@ -12,9 +12,9 @@ from django.core.files.storage import default_storage
 from tenders_client import contract
 from tenders_client.validate import Report, validate_stream
 
-from config.discovery import openapi_bytes
 from tenders import filters, ids, search
 from tenders.api import openapi as tender_openapi
+from tenders.api.discovery import openapi_bytes
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
 from tenders.markets import MARKET_CODES
 from tenders.models import SnapshotRow

@@ -1,4 +1,4 @@
-"""The answer limit on database waits (config.database), without a server to freeze: a socket
+"""The answer limit on database waits (core.database), without a server to freeze: a socket
 that accepts connections and never answers behaves like a hung PostgreSQL (the whole stack is
 frozen for real in tests/test_served_stack.py)."""
 
@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from config.database import (
+from core.database import (
     DatabaseNotAnswering,
     LimitedConnection,
     answer_within,

@@ -3,7 +3,7 @@
 import pytest
 from django.db.models import Q
 
-from config.errors import ApiError
+from core.errors import ApiError
 from tenders.filters import (
     DEFAULT_LIMIT,
     ListQuery,

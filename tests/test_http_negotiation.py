@@ -1,6 +1,6 @@
 import pytest
 
-from config.http import negotiated_quality
+from core.http import negotiated_quality
 
 JSON = (["application/json"], ["application/*", "*/*"])
 GZIP = (["gzip", "x-gzip"], ["*"])

@@ -5,8 +5,8 @@ import io
 import pytest
 from django.test import RequestFactory
 
-from config import jsonbody
-from config.errors import ApiError
+from core import jsonbody
+from core.errors import ApiError
 
 
 def error_of(call) -> dict:

@@ -95,7 +95,7 @@ JSON_PLEASE = "Send the body as JSON with the header Content-Type: application/j
     ],
 )
 def test_a_body_that_is_not_json_by_its_content_type_is_415(client, content_type, message):
-    # The one body reader of POST /rfq too (config.jsonbody): the same messages.
+    # The one body reader of POST /rfq too (core.jsonbody): the same messages.
     response = post(client, content_type=content_type)
     assert response.status_code == 415
     assert response.json() == rpc_error(message)

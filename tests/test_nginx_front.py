@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from config import middleware
+from core import middleware
 from tests.served import dev, local_nginx, start_gunicorn, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.views.defaults import server_error
 
-from config.errors import DATABASE_RETRY_AFTER
+from core.errors import DATABASE_RETRY_AFTER
 from rfq.models import AccessRequest, Rfq
 from tenders import selectors, services
 from tenders.markets import MARKETS

@@ -7,12 +7,12 @@ import re
 import pytest
 from django.utils import translation
 
-from config.errors import ApiError
+from core.errors import ApiError
+from pages.intake import ACCESS, RFQ, field_message
+from pages.messages import intake_message, listing_message
 from rfq import services
 from rfq.validation import clean_idempotency_key
 from tenders.filters import PAGES, Vocabulary, parse_list_params
-from tenders.pages.intake import ACCESS, RFQ, field_message
-from tenders.pages.messages import intake_message, listing_message
 
 CHINESE = ("zh-hans", "zh-hant")
 # Chinese text: CJK, digits, codes and the punctuation around them; no English words (the
@@ -76,7 +76,7 @@ def test_a_required_field_left_empty_is_told_so():
 
 
 def test_refusals_about_no_field_read_in_the_pages_language():
-    from rfq.ratelimit import Rate
+    from core.ratelimit import Rate
 
     errors = [
         services.rate_limited(Rate(1, 3600, "hour"), 90),

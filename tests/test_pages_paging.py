@@ -2,8 +2,8 @@
 
 from urllib.parse import parse_qs
 
-from tenders.pages import paging
-from tenders.pages.paging import Links, Position, links, split_navigation
+from pages import paging
+from pages.paging import Links, Position, links, split_navigation
 
 FILTERS = {"market": ["HK", "SG"], "q": "医疗"}
 FIRST = "market=HK&market=SG&q=%E5%8C%BB%E7%96%97"

@@ -139,7 +139,7 @@ def test_database_url_selects_postgres_with_the_utf8_backend(tmp_path):
         "settings.DATABASES['default']['ENGINE'], settings.DATABASES['default']['NAME']",
         tmp_path,
     )
-    assert json.loads(result.stdout) == ["config.postgres", "feed"]
+    assert json.loads(result.stdout) == ["core.postgres", "feed"]
 
 
 def test_postgres_connections_give_up_on_a_dead_or_hung_server(tmp_path, monkeypatch):

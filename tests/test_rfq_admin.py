@@ -7,8 +7,8 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 
+from core.clients import ClientInfo
 from rfq import services
-from rfq.clients import ClientInfo
 from rfq.models import AccessRequest, Rfq, Status
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
-from config.errors import ApiError
+from core.errors import ApiError
 from rfq import services, validation
 from rfq.models import Rfq
 from rfq.validation import RFQ_FORM

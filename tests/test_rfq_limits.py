@@ -9,8 +9,9 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.test import RequestFactory
 
-from rfq import ratelimit, timing
-from rfq.clients import ClientInfo, client_info, rate_limit_subject
+from core import ratelimit
+from core.clients import ClientInfo, client_info, rate_limit_subject
+from rfq import timing
 
 T = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
 

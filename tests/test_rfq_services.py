@@ -9,9 +9,9 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 
-from config.errors import ApiError
+from core.clients import ClientInfo
+from core.errors import ApiError
 from rfq import services
-from rfq.clients import ClientInfo
 from rfq.models import AccessRequest, Rfq, Status
 
 T = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)

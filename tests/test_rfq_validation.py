@@ -2,7 +2,7 @@
 
 import pytest
 
-from config.errors import ApiError
+from core.errors import ApiError
 from rfq import references, validation
 from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
 

@@ -4,7 +4,7 @@ admin staff keep it in."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from config.errors import ApiError
+from core.errors import ApiError
 from sourcing import selectors
 from sourcing.models import Engagement, Lane
 from tests.staff_support import sign_in

@@ -12,9 +12,9 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from config import jsonbody
-from config.errors import ApiError
-from rfq import ratelimit, services, validation
+from core import jsonbody, ratelimit
+from core.errors import ApiError
+from rfq import services, validation
 from tenders import contract
 
 RFQ_EXAMPLE = {

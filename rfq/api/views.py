@@ -1,6 +1,6 @@
 """``POST /rfq`` (submitRfq): a thin view over ``rfq.services.rfq_submit``.
 
-It reads the body with the one strict reader (``config.jsonbody``), passes the parsed body,
+It reads the body with the one strict reader (``core.jsonbody``), passes the parsed body,
 the client and the Idempotency-Key header to the service, and turns ``ApiError`` into the
 contract's error body. Rules, limits and idempotency live in the service, shared with the tool
 server.
@@ -17,11 +17,11 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config import jsonbody
-from config.api import JsonOnly
-from config.errors import ApiError
+from core import jsonbody
+from core.api import JsonOnly
+from core.clients import client_info
+from core.errors import ApiError
 from rfq import services
-from rfq.clients import client_info
 
 from .openapi import RFQ_EXAMPLE, submit_rfq_schema
 
@@ -30,7 +30,7 @@ class SubmitRfqView(APIView):
     authentication_classes = []
     permission_classes = [AllowAny]
     throttle_classes = []
-    # The body is read raw (see config.jsonbody); the parser only documents the media type.
+    # The body is read raw (see core.jsonbody); the parser only documents the media type.
     parser_classes = [JSONParser]
     renderer_classes = [JSONRenderer]
     content_negotiation_class = JsonOnly

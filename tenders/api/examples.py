@@ -10,7 +10,7 @@ tokens shown are signed with a fixed example secret, so the document is the same
 
 from datetime import UTC, datetime
 
-from config.errors import ApiError
+from core.errors import ApiError
 from tenders import cursors, ids, selectors
 from tenders.models import Issue
 from tenders.rows import collapse, row_from_values

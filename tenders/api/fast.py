@@ -18,7 +18,7 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpResponse
 from django.http.response import ResponseHeaders
 
-from config.api import cache_headers, etag_matches, named_snapshots, not_modified
+from core.api import cache_headers, etag_matches, named_snapshots, not_modified
 from tenders import answers, current
 from tenders.answers import Answer
 from tenders.models import Issue
@@ -152,7 +152,7 @@ class ShortWay:
             or not _blind()
         ):
             return self.get_response(request)
-        # Outside the request's database answer limit (config.middleware): no listener made.
+        # Outside the request's database answer limit (core.middleware): no listener made.
         snapshot = current.kept_snapshot(connect=False)
         if snapshot is not current.UNKNOWN and snapshot is not None:
             sent = answers.memo().get(_sent_key(snapshot, request))

@@ -9,7 +9,7 @@ flat file replaced by ``$ref`` to the row components; every response below refer
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 
-from config.errors import error_body
+from core.errors import error_body
 from tenders import contract
 from tenders.filters import DEFAULT_LIMIT
 

@@ -12,7 +12,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     NO_STORE,
     PublicView,
     base_url,
@@ -22,7 +22,7 @@ from config.api import (
     not_modified,
     query_params,
 )
-from config.http import negotiated_quality
+from core.http import negotiated_quality
 from tenders import selectors
 from tenders.filters import check_params
 

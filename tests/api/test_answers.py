@@ -22,7 +22,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.renderers import JSONRenderer
 
-from config.errors import ApiError
+from core.errors import ApiError
 from mcp_server import registry
 from mcp_server.tools import REGISTRY
 from tenders import answers, current, publication

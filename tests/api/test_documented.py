@@ -6,7 +6,7 @@ import json
 import jsonschema
 import pytest
 
-from config.discovery import openapi_bytes
+from tenders.api.discovery import openapi_bytes
 
 pytestmark = pytest.mark.django_db
 

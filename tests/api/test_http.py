@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import path
 
-from config.discovery import OPENAPI_FILE, openapi_bytes
+from tenders.api.discovery import OPENAPI_FILE, openapi_bytes
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ reviewers and client generators read. ``--check`` exits non-zero when they diffe
 
 from django.core.management.base import BaseCommand, CommandError
 
-from config.discovery import OPENAPI_FILE, openapi_bytes
+from tenders.api.discovery import OPENAPI_FILE, openapi_bytes
 
 
 class Command(BaseCommand):

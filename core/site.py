@@ -8,11 +8,13 @@ Installed in place of ``django.contrib.admin`` (``StaffAdminConfig``), so ``admi
 from functools import wraps
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.apps import AdminConfig
 from django.contrib.auth import logout
 from django.http import HttpResponseRedirect
 from django.urls import path, reverse
+from django.utils.module_loading import import_string
 
 # Apps first in this order, the rest alphabetically after them; within an app, models listed
 # here come first in this order.
@@ -54,8 +56,7 @@ class StaffAdminSite(admin.AdminSite):
 
     def index(self, request, extra_context=None):
         """The index opens with what the health record says is wrong (its ``reasons``)."""
-        from tenders.selectors import feed_health  # the admin site loads before the apps
-
+        feed_health = import_string(settings.STAFF_INDEX_HEALTH)
         return super().index(request, {"feed_health": feed_health(), **(extra_context or {})})
 
     def get_app_list(self, request, app_label=None):
@@ -150,7 +151,7 @@ def _without_nul_values(view):
 
 
 class StaffAdminConfig(AdminConfig):
-    default_site = "config.admin.StaffAdminSite"
+    default_site = "core.site.StaffAdminSite"
 
     def ready(self):
         super().ready()  # autodiscover: every app's admin module is registered by now

@@ -12,7 +12,7 @@ import json
 
 from django.utils.http import parse_header_parameters
 
-from config.errors import ApiError
+from core.errors import ApiError
 
 
 class _BodyError(ValueError):

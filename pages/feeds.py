@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.xmlutils import SimplerXMLGenerator
 from django.views.decorators.http import require_safe
 
-from config.api import (
+from core.api import (
     base_url,
     cache_headers,
     etag_matches,
@@ -31,11 +31,10 @@ from config.api import (
     not_modified,
     query_params,
 )
-from config.errors import ApiError
+from core.errors import ApiError
 from tenders import selectors
 from tenders.filters import LIST_PARAMS, MAX_LIMIT, check_params
-
-from .labels import API_LANG, CLOSING, HTML_LANG, PAGE_LANG, market_name
+from tenders.labels import API_LANG, CLOSING, HTML_LANG, PAGE_LANG, market_name
 
 # The year in every entry id: ids were minted under this authority from then on (RFC 4151).
 TAG_YEAR = 2026

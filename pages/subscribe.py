@@ -19,11 +19,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from config.errors import ApiError
-from rfq.clients import client_info
+from core.clients import client_info
+from core.errors import ApiError
 from tenders import subscriptions
+from tenders.labels import API_LANG
 
-from .labels import API_LANG
 from .messages import listing_message
 
 # Each language named in itself, as the pages' language switch names them.

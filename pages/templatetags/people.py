@@ -6,7 +6,7 @@ from django.conf import settings
 from django.urls import translate_url
 from django.utils import translation
 
-from ..labels import API_LANG, BANDS, CLOSING, HTML_LANG, market_name
+from tenders.labels import API_LANG, BANDS, CLOSING, HTML_LANG, market_name
 
 register = template.Library()
 

@@ -4,7 +4,7 @@
   negotiation to fail), answers CORS preflights, and lists its methods in ``Allow``.
 - ``read_only``: the same for a plain view of a public document (OpenAPI, schemas, llms.txt,
   the MCP manifest).
-- ``exception_handler``: DRF's errors in the one error body of ``config.errors``.
+- ``exception_handler``: DRF's errors in the one error body of ``core.errors``.
 - Conditional GETs: strong ETags and 304 on ``If-None-Match``.
 """
 
@@ -22,8 +22,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.database import is_unavailable
-from config.errors import DATABASE_RETRY_AFTER, ApiError, database_unavailable, error_body
+from core.database import is_unavailable
+from core.errors import DATABASE_RETRY_AFTER, ApiError, database_unavailable, error_body
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ class PublicView(APIView):
     content_negotiation_class = JsonOnly
 
     def options(self, request, *args, **kwargs):
-        # A CORS preflight needs only the headers (added by config.middleware).
+        # A CORS preflight needs only the headers (added by core.middleware).
         return HttpResponse(status=204)
 
 

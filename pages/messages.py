@@ -9,7 +9,7 @@ it words the refusal for people by its code and ``param``, from the catalogues i
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config.errors import ApiError
+from core.errors import ApiError
 from tenders.filters import MAX_Q
 from tenders.search import MAX_TERMS
 

@@ -15,17 +15,17 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
-from config.api import base_url, query_params
-from config.errors import ApiError
+from core.api import base_url, query_params
+from core.errors import ApiError
 from sourcing import selectors as sourcing
 from tenders import selectors
 from tenders.buckets import CLOSING_BUCKETS
 from tenders.filters import BAND_VALUES, PAGES, ListQuery, parse_list_params
+from tenders.labels import API_LANG
 from tenders.markets import MARKET_CODES
 from tenders.subscriptions import SEARCH_PARAMS
 
 from . import paging
-from .labels import API_LANG
 from .messages import listing_message
 
 

@@ -16,7 +16,7 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.views import SpectacularSwaggerView
 from rest_framework.utils.encoders import JSONEncoder
 
-from config.api import (
+from core.api import (
     PUBLIC_CACHE,
     base_url,
     cache_headers,
@@ -24,7 +24,7 @@ from config.api import (
     not_modified,
     read_only,
 )
-from config.errors import error_body
+from core.errors import error_body
 from tenders import contract
 from tenders.contract import PUBLISHED, SCHEMA_DIR
 

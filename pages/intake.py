@@ -23,12 +23,12 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from config.errors import ApiError
+from core.clients import client_info
+from core.errors import ApiError
 from rfq import references, services, timing, validation
-from rfq.clients import client_info
 from tenders import selectors
+from tenders.labels import API_LANG
 
-from .labels import API_LANG
 from .messages import intake_message
 
 CONTACT_HELP = _(

@@ -1,5 +1,5 @@
 """PostgreSQL backend: databases created with UTF-8 character classes, and connections whose
-waits honour a request's answer limit (``config.database``).
+waits honour a request's answer limit (``core.database``).
 
 Django's test-database creation inherits the server's default locale. Under the ``C`` locale
 PostgreSQL's trigram extension treats CJK characters as non-word characters and silently
@@ -10,7 +10,7 @@ explicitly (from ``template0``, which accepts any locale).
 import psycopg
 from django.db.backends.postgresql import base, creation
 
-from config.database import LimitedConnection
+from core.database import LimitedConnection
 
 UTF8_LOCALE = "C.UTF-8"
 

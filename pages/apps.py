@@ -2,6 +2,6 @@ from django.apps import AppConfig
 
 
 class PagesConfig(AppConfig):
-    name = "tenders.pages"
+    name = "pages"
     label = "pages"
     verbose_name = "Pages for people"
