@@ -12,8 +12,8 @@ AT-TEST- record.
 
 Requests go through the whole Django stack in process (middleware, DRF, JSON rendering) with
 the test client, so the figures are server time without the network. Page 1,000 uses a cursor
-built with ``tenders.cursors`` at the 49,950th matching row (what following 999 cursors would
-give). Pages are computed for every timed request (the answer cache, ``tenders.answers``, is
+built with ``tenders.read.cursors`` at the 49,950th matching row (what following 999 cursors would
+give). Pages are computed for every timed request (the answer cache, ``tenders.read.answers``, is
 emptied before each: "computed"); ``q`` first pages are also timed warm, answered from that
 cache as for everyone after the first client to ask.
 """
@@ -40,9 +40,9 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
-from tenders import answers, cursors  # noqa: E402
 from tenders.models import SnapshotRow  # noqa: E402
-from tenders.selectors import current_issue, plan_list  # noqa: E402
+from tenders.read import answers, cursors  # noqa: E402
+from tenders.read.selectors import current_issue, plan_list  # noqa: E402
 
 PUBLISHED_SHARE = 0.84
 AT = "2026-11-23T06:00:00Z"

@@ -106,7 +106,7 @@ def main() -> None:
         searches.append({"q": word})
         for market in MARKET_CODES[:3]:
             searches.append({"q": word, "market": market})
-    from tenders.selectors import list_tenders
+    from tenders.read.selectors import list_tenders
     from tenders.subscriptions import saved_search
 
     searches = [

@@ -16,7 +16,7 @@ A benchmark, never part of the tests; it prints figures and asserts nothing.
    off, the checkout's secrets in ``var/``, ``--workers`` sync workers; no job worker) on a
    spare port, every cache cleared first (answers warmed at publication too: each scenario's
    check computes its answer again) and the warm ``q`` terms asked once with
-   ``tenders.selectors.list_tenders`` (no answer limit). ``wrk --latency`` (Debian's ``wrk``,
+   ``tenders.read.selectors.list_tenders`` (no answer limit). ``wrk --latency`` (Debian's ``wrk``,
    installed with apt-get when missing) over each scenario, each answer checked once
    beforehand; then the first request of fresh ``q`` terms, one timed request each (p50/p95
    per kind).
@@ -74,7 +74,7 @@ COLD_Q = {
 
 POSTINGS_BUILT = """
 from tenders.models import Issue, SearchPostings
-from tenders.postings_store import built
+from tenders.read.postings_store import built
 issue = Issue.objects.get(is_current=True)
 print("built" if SearchPostings.objects.filter(built(issue)).exists() else "missing")
 """
@@ -82,7 +82,7 @@ print("built" if SearchPostings.objects.filter(built(issue)).exists() else "miss
 CLEAR_AND_WARM = """
 import json
 from django.core.cache import caches
-from tenders.selectors import list_tenders
+from tenders.read.selectors import list_tenders
 for cache in caches.all(initialized_only=False):
     cache.clear()
 for term in json.loads(%r):

@@ -43,7 +43,7 @@ from django.core.management import call_command  # noqa: E402
 
 from mcp_server.server import protocol  # noqa: E402
 from tenders.models import SnapshotRow  # noqa: E402
-from tenders.selectors import current_issue  # noqa: E402
+from tenders.read.selectors import current_issue  # noqa: E402
 
 AT = "2026-11-23T06:00:00Z"
 HEADERS = {"MCP-Protocol-Version": "2025-11-25"}

@@ -25,7 +25,7 @@ from api_latency import setup  # first: it sets Django up
 from django.test import Client
 from django.test.utils import setup_test_environment
 
-from tenders.selectors import current_issue
+from tenders.read.selectors import current_issue
 
 CASES = [
     ("first page", "", ""),

@@ -31,9 +31,9 @@ from api_latency import AT  # first: it sets Django up
 from django.core.management import call_command
 from django.db.models import Q
 
-from tenders import postings
 from tenders.models import Issue, IssueCount, SearchPosting
-from tenders.postings_store import _store, postings_count
+from tenders.read import postings
+from tenders.read.postings_store import _store, postings_count
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

@@ -41,13 +41,20 @@ from django.db.models import Q
 from django.test import Client
 from django.test.utils import setup_test_environment
 
-from tenders import answers, search, selectors
-from tenders.filters import parse_list_params
+from core.database import server_settings
 from tenders.models import SearchPostings, SnapshotRow
-from tenders.postings_store import built
-from tenders.publication.storage import snapshot_store
-from tenders.rows import ROW_COLUMNS
-from tenders.selectors import COLLECT, WALK, WALK_SHARE, current_issue, list_tenders, vocabulary
+from tenders.read import answers, search, selectors
+from tenders.read.filters import parse_list_params
+from tenders.read.postings_store import built
+from tenders.read.rows import ROW_COLUMNS
+from tenders.read.selectors import (
+    COLLECT,
+    WALK,
+    WALK_SHARE,
+    current_issue,
+    list_tenders,
+    vocabulary,
+)
 
 # Classes of term, as the budgets name them. On the synthetic feed every summary says
 # "public", "contract term about ... months" and 公营机构采购项目, so those are the worst case.
@@ -85,7 +92,7 @@ def old_page(issue, params: dict) -> tuple[int, list]:
     page = []
     if total:
         planner = WALK if total >= WALK_SHARE * issue.rows_total else COLLECT
-        with snapshot_store().planner_hints(planner):
+        with server_settings(planner):
             page = list(rows.order_by("sort_key").values_list(*ROW_COLUMNS)[: query.limit + 1])
     return total, page
 

@@ -21,10 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api_latency import setup  # noqa: F401  (first: it sets Django up)
 from http_load import COLD_Q, nearest_rank
 
-from tenders import selectors
-from tenders.filters import parse_list_params
 from tenders.models import SnapshotRow
-from tenders.postings_store import postings_count
+from tenders.read import selectors
+from tenders.read.filters import parse_list_params
+from tenders.read.postings_store import postings_count
 
 PARTS = ("postings count", "rows count", "page")
 

@@ -167,7 +167,7 @@ def _database(url: str | None) -> dict:
 
 
 DATABASES = {"default": _database(os.environ.get("DATABASE_URL"))}
-# Streaming replicas the public reads of a snapshot may use (tenders.replicas), comma-separated
+# Streaming replicas the public reads of a snapshot may use (tenders.read.replicas), comma-separated
 # URLs; each becomes an alias replica1, replica2 … Everything else reads and writes the primary.
 _REPLICA_URLS = [u.strip() for u in os.environ.get("DATABASE_REPLICA_URLS", "").split(",")]
 DATABASE_REPLICAS = []
@@ -180,7 +180,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Two caches, shared by every server process: "default" for rate limits, "answers" for the
-# bodies of the public read path (tenders.answers). In Redis when REDIS_URL is set; else in
+# bodies of the public read path (tenders.read.answers). In Redis when REDIS_URL is set; else in
 # tables of the database, which `migrate` creates (tenders.models.cache).
 if REDIS_URL:
 
@@ -192,7 +192,7 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
         }
 
-    # Answers are only worth a short wait: a slower Redis is skipped (tenders.answers).
+    # Answers are only worth a short wait: a slower Redis is skipped (tenders.read.answers).
     CACHES = {"default": _redis("tenders", 2), "answers": _redis("tenders-answers", 0.5)}
 else:
     CACHES = {
@@ -440,7 +440,7 @@ if TENDERS_JOB_LEASE_SECONDS < 3 * TENDERS_JOB_HEARTBEAT_SECONDS:
 # or allow, short sessions, re-authentication before sensitive actions, and a sign-in log.
 OTP_TOTP_ISSUER = "Tender feed staff"
 # What the admin index opens with: the feed's health record and its reasons (core.site).
-STAFF_INDEX_HEALTH = "tenders.selectors.feed_health"
+STAFF_INDEX_HEALTH = "tenders.read.selectors.feed_health"
 # The admin's path (default "admin/") and, when set, the only host name that serves it: a
 # deployment can keep it off the public name. A custom path is not named in robots.txt.
 STAFF_ADMIN_PATH = os.environ.get("STAFF_ADMIN_PATH", "admin").strip("/") + "/"

@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 import psycopg
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connections, transaction
 
 
 class DatabaseNotAnswering(psycopg.OperationalError):
@@ -126,3 +126,26 @@ UNAVAILABLE = (OperationalError, InterfaceError)
 
 def is_unavailable(error: BaseException | None) -> bool:
     return isinstance(error, UNAVAILABLE)
+
+
+@contextmanager
+def server_settings(settings: dict[str, str], using: str = "default") -> Iterator[None]:
+    """PostgreSQL settings (planner hints, memory) for the statements inside, local to the
+    transaction; when that is the caller's and goes on, they are restored at once. No
+    savepoint: nothing here needs one. Elsewhere (SQLite) the statements run as they are."""
+    database = connections[using]
+    if database.vendor != "postgresql":
+        yield
+        return
+    enclosed = database.in_atomic_block
+    with transaction.atomic(using=using, savepoint=False), database.cursor() as cursor:
+        cursor.execute(
+            "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(settings)),
+            [item for pair in settings.items() for item in pair],
+        )
+        yield
+        if enclosed:
+            cursor.execute(
+                "SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name = ANY(%s)",
+                [list(settings)],
+            )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 from core.clients import ClientInfo
 
 if TYPE_CHECKING:
-    from tenders.answers import Answer
+    from tenders.read.answers import Answer
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def _base_url() -> str | None:
 def snapshot() -> tuple[int, str] | None:
     """The current snapshot as this process knows it without asking the database (None when
     it would ask: the call then takes the whole way)."""
-    from tenders import current
+    from tenders.read import current
 
     value = current.kept_snapshot()
     return None if value is current.UNKNOWN else value
@@ -79,7 +79,7 @@ def snapshot() -> tuple[int, str] | None:
 
 def remembered(snapshot: tuple[int, str], tool: str, arguments: str):
     """The result remembered for this call (its values), or None."""
-    from tenders import answers
+    from tenders.read import answers
 
     found = answers.memo().get(answers.raw_key(snapshot, f"mcp:{tool}", arguments))
     return None if found is None else found.value()
@@ -87,7 +87,7 @@ def remembered(snapshot: tuple[int, str], tool: str, arguments: str):
 
 def remember(snapshot: tuple[int, str], tool: str, arguments: str, result, body: bytes) -> None:
     """Keep ``result`` (``body``: its JSON bytes) for this call of ``snapshot``."""
-    from tenders import answers
+    from tenders.read import answers
 
     key = answers.raw_key(snapshot, f"mcp:{tool}", arguments)
     answers.memo().put(key, answers.Answer(body, value=result))
@@ -102,8 +102,8 @@ def list_tenders(query: Mapping[str, str]) -> "Answer":
     name tools. Raises ApiError 400 ``invalid_parameter`` / ``invalid_cursor`` (with ``param``)
     and 409 ``snapshot_changed``.
     """
-    from tenders.filters import TOOL
-    from tenders.selectors import list_answer
+    from tenders.read.filters import TOOL
+    from tenders.read.selectors import list_answer
 
     return list_answer(query, surface=TOOL)
 
@@ -113,16 +113,16 @@ def get_tender(at_id: str, query: Mapping[str, str]) -> "Answer":
 
     Raises ApiError 404 ``not_found`` (identical for every absent id) or 400.
     """
-    from tenders.filters import TOOL
-    from tenders.selectors import tender_answer
+    from tenders.read.filters import TOOL
+    from tenders.read.selectors import tender_answer
 
     return tender_answer(at_id, query, surface=TOOL)
 
 
 def tender_facets() -> "Answer":
     """``{data, meta}`` of ``GET /api/v1/tenders/facets``, with the feed's state in meta."""
-    from tenders.filters import TOOL
-    from tenders.selectors import facets_answer
+    from tenders.read.filters import TOOL
+    from tenders.read.selectors import facets_answer
 
     return facets_answer(surface=TOOL)
 
@@ -133,7 +133,7 @@ def spec_coded(at_id: str) -> NoReturn:
     Expected: ApiError(403, "SPEC_CODED_GATED", message, extra={"access_url": <absolute URL>}),
     for every id, existing or not.
     """
-    from tenders.selectors import spec_coded as gated
+    from tenders.read.selectors import spec_coded as gated
 
     gated(at_id, base_url=_base_url())
 

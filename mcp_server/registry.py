@@ -64,7 +64,7 @@ class Tool:
     description: str
     input_schema: dict
     output_schema: dict
-    # A result envelope, or an answer of the read path (``tenders.answers.Answer``).
+    # A result envelope, or an answer of the read path (``tenders.read.answers.Answer``).
     handler: Callable[[dict], Any]
     annotations: dict = field(default_factory=dict)
     # A read whose result is a pure function of the current snapshot and the arguments: the

@@ -27,8 +27,8 @@ import re
 
 from core.errors import ApiError
 from core.jsonbody import parse_json
-from tenders import answers, current
 from tenders.api.fast import Sent
+from tenders.read import answers, current
 
 PATH = "/mcp"
 # The request headers (WSGI names) an answer depends on besides the body.

@@ -11,9 +11,9 @@ from rfq.validation import ACCESS_REQUEST_FORM, RFQ_FORM
 from tenders import contract
 from tenders.buckets import CLOSING_BUCKETS
 from tenders.contract import QUERY, embedded_schema
-from tenders.filters import BAND_VALUES, TOOL, parse_lang
 from tenders.markets import MARKET_CODES
-from tenders.rows import LANGS
+from tenders.read.filters import BAND_VALUES, TOOL, parse_lang
+from tenders.read.rows import LANGS
 
 from . import domain, render
 from .registry import Rendered, Tool, ToolRegistry
@@ -209,7 +209,7 @@ def rest_query(arguments: dict) -> dict[str, str]:
 
 def _read_query(arguments: dict, *, leave: tuple[str, ...] = ()) -> dict[str, str]:
     """The REST query of a read tool's arguments, without the tools' own (the tool surface,
-    ``tenders.filters.TOOL``, answers in English when no lang is given)."""
+    ``tenders.read.filters.TOOL``, answers in English when no lang is given)."""
     return rest_query({k: v for k, v in arguments.items() if k not in (*TOOL_ONLY, *leave)})
 
 

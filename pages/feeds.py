@@ -1,6 +1,6 @@
 """Atom feeds of the current issue: ``/feeds/tenders.atom`` and ``/feeds/new.atom``.
 
-Each is the first page of ``tenders.selectors.list_tenders`` (up to 200 rows; ``limit`` may
+Each is the first page of ``tenders.read.selectors.list_tenders`` (up to 200 rows; ``limit`` may
 ask for fewer) with the listing's filters and ``lang`` (default ``en``; the pages' names
 ``zh-hans`` and ``zh-hant`` are taken too), written with Django's
 feed generator. ``new.atom`` is the same with ``new=true`` fixed. Entry ids are tag URIs of
@@ -32,9 +32,9 @@ from core.api import (
     query_params,
 )
 from core.errors import ApiError
-from tenders import selectors
-from tenders.filters import LIST_PARAMS, MAX_LIMIT, check_params
 from tenders.labels import API_LANG, CLOSING, HTML_LANG, PAGE_LANG, market_name
+from tenders.read import selectors
+from tenders.read.filters import LIST_PARAMS, MAX_LIMIT, check_params
 
 # The year in every entry id: ids were minted under this authority from then on (RFC 4151).
 TAG_YEAR = 2026

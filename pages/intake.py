@@ -26,8 +26,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 from core.clients import client_info
 from core.errors import ApiError
 from rfq import references, services, timing, validation
-from tenders import selectors
 from tenders.labels import API_LANG
+from tenders.read import selectors
 
 from .messages import intake_message
 

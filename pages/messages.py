@@ -10,12 +10,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import ApiError
-from tenders.filters import MAX_Q
-from tenders.search import MAX_TERMS
+from tenders.read.filters import MAX_Q
+from tenders.read.search import MAX_TERMS
 
 
 def listing_message(error: ApiError) -> str:
-    """The browse form's refusal (``tenders.selectors.list_tenders``) for people."""
+    """The browse form's refusal (``tenders.read.selectors.list_tenders``) for people."""
     if error.code == "invalid_parameter" and error.param == "q":
         return _(
             "This search could not be read. Use at most %(terms)s words or phrases and "

@@ -1,6 +1,6 @@
 """People's pages: thin views over the selectors every other public surface calls.
 
-The listing page hands its query to ``tenders.selectors.list_tenders`` (the one parser, the
+The listing page hands its query to ``tenders.read.selectors.list_tenders`` (the one parser, the
 one cursor, the one answer cache) with the page's language as ``lang``; rows, totals and
 errors are the API's (a refusal is worded for people by ``pages.messages``). Only two things
 are the pages' own: an empty form field means "not given" (HTML forms send every field), and
@@ -18,11 +18,11 @@ from django.views.decorators.http import require_safe
 from core.api import base_url, query_params
 from core.errors import ApiError
 from sourcing import selectors as sourcing
-from tenders import selectors
 from tenders.buckets import CLOSING_BUCKETS
-from tenders.filters import BAND_VALUES, PAGES, ListQuery, parse_list_params
 from tenders.labels import API_LANG
 from tenders.markets import MARKET_CODES
+from tenders.read import selectors
+from tenders.read.filters import BAND_VALUES, PAGES, ListQuery, parse_list_params
 from tenders.subscriptions import SEARCH_PARAMS
 
 from . import paging

@@ -157,7 +157,7 @@ def _submit(
 def _check_listing(at_id: str) -> None:
     """An RFQ's ``asaptic_id`` names a row of the current issue (decisions.md); the refusal is
     the same for every id that is not one, whatever the reason."""
-    from tenders import selectors
+    from tenders.read import selectors
 
     issue = selectors.current_issue()
     if issue is None or selectors.find_row(at_id, issue) is None:

@@ -28,8 +28,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from core.errors import ApiError
+from tenders.read import selectors
 
-from . import selectors, subscriptions
+from . import subscriptions
 from .models import DigestDelivery, Issue, Subscription
 from .publication import Progress
 

@@ -30,13 +30,13 @@ from django.utils import timezone, translation
 from core import ratelimit
 from core.clients import ClientInfo, rate_limit_subject
 from core.errors import ApiError
+from tenders.read import selectors
+from tenders.read.filters import PAGES, invalid, parse_list_params
+from tenders.read.rows import LANGS
 
-from . import selectors
-from .filters import PAGES, invalid, parse_list_params
 from .labels import PAGE_LANG
 from .models import Subscription
 from .models.subscriptions import address_key
-from .rows import LANGS
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,10 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import task
 
-from . import bulk, curation, current, digests, findings
+from tenders.read import current
+from tenders.read.postings_store import PostingsError, build_postings
+
+from . import bulk, curation, digests, findings
 from .importers.service import (
     UPLOAD_SUFFIXES,
     ImportFailed,
@@ -47,7 +50,6 @@ from .models import (
     SourceTender,
     Subscription,
 )
-from .postings_store import PostingsError, build_postings
 from .publication import PublicationError, check_approved, discard_abandoned_builds, passes
 
 log = logging.getLogger(__name__)

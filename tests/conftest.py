@@ -18,7 +18,7 @@ def _media_in_tmp(settings, tmp_path):
 def _fresh_process_caches():
     """Each test starts as a new server process would: nothing answered or read yet (the
     shared tier of the answer cache lives in the test's database, or a test's own Redis)."""
-    from tenders import answers, current
+    from tenders.read import answers, current
 
     answers.reset()
     current.forget()

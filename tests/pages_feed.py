@@ -14,7 +14,7 @@ from tenders import services
 from tenders.chinese import to_traditional
 from tenders.markets import MARKET_CODES
 from tenders.models import Issue, SnapshotRow
-from tenders.rows import ROW_COLUMNS, row_from_values
+from tenders.read.rows import ROW_COLUMNS, row_from_values
 from tests.factories import SourceTenderFactory, category
 
 MEDICAL = (

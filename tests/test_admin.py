@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tenders import curation
 from tenders.models import Category, CurrencyRate, Issue, SourceTender
-from tenders.selectors import current_issue
+from tenders.read.selectors import current_issue
 from tests.factories import SourceTenderFactory
 
 pytestmark = pytest.mark.django_db

@@ -28,7 +28,7 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 from tenders.models import SourceTender
-from tenders.selectors import current_issue
+from tenders.read.selectors import current_issue
 from tests.factories import SourceTenderFactory
 from tests.staff_support import code, enrol
 from tests.worker_support import worker_process

@@ -12,13 +12,14 @@ from django.core.files.storage import default_storage
 from tenders_client import contract
 from tenders_client.validate import Report, validate_stream
 
-from tenders import filters, ids, search
+from tenders import ids
 from tenders.api import openapi as tender_openapi
 from tenders.api.discovery import openapi_bytes
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
 from tenders.markets import MARKET_CODES
 from tenders.models import SnapshotRow
-from tenders.rows import LANGS, ROW_COLUMNS, ROW_FIELDS, collapse, row_from_values
+from tenders.read import filters, search
+from tenders.read.rows import LANGS, ROW_COLUMNS, ROW_FIELDS, collapse, row_from_values
 
 DECISIONS_ID_PATTERN = "^AT-(TEST-)?[0-9A-HJKMNP-TV-Z]{10}$"  # decisions.md, verbatim
 

@@ -12,8 +12,8 @@ from tenders import curation
 from tenders.curation import CurationError
 from tenders.models import Issue, SourceTender
 from tenders.publication import passes
+from tenders.read.selectors import current_issue
 from tenders.sanitize.loading import GateData, current_gate
-from tenders.selectors import current_issue
 from tenders.vocabulary.cpv import concept
 from tests.factories import SourceTenderFactory, category
 

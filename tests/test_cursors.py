@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from tenders import cursors
+from tenders.read import cursors
 
 CURSOR = cursors.Cursor(
     issue_pk=42,

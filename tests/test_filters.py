@@ -4,7 +4,7 @@ import pytest
 from django.db.models import Q
 
 from core.errors import ApiError
-from tenders.filters import (
+from tenders.read.filters import (
     DEFAULT_LIMIT,
     ListQuery,
     Vocabulary,
@@ -13,7 +13,7 @@ from tenders.filters import (
     parse_list_params,
     parse_row_params,
 )
-from tenders.search import matches
+from tenders.read.search import matches
 
 VOCABULARY = Vocabulary.from_facets(
     {

@@ -10,8 +10,8 @@ from django.core.files.storage import default_storage
 
 from tenders import services
 from tenders.directory import BodyEntry, BodyName, remember_bodies
+from tenders.read.selectors import current_issue
 from tenders.sanitize import Gate
-from tenders.selectors import current_issue
 from tests.conftest import add_vocabulary_words
 from tests.factories import SourceTenderFactory
 from tests.gate_corpus import (

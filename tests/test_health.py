@@ -5,8 +5,9 @@ import pytest
 from django.core.files.storage import default_storage
 from django.db import DatabaseError
 
-from tenders import contract, current, publication, selectors
+from tenders import contract, publication
 from tenders.models import Issue, Job
+from tenders.read import current, selectors
 from tests.factories import SourceTenderFactory
 
 pytestmark = pytest.mark.django_db

@@ -23,7 +23,7 @@ from tenders.calendar import rfc3339
 from tenders.jobs import worker_gone, worker_report
 from tenders.models import Issue, Job, JobWorker
 from tenders.publication import PublicationError, publish_issue
-from tenders.selectors import current_issue
+from tenders.read.selectors import current_issue
 from tests.factories import SourceTenderFactory
 from tests.worker_support import (
     REFRESH,

@@ -24,7 +24,7 @@ from mcp_server.tools import LIST_ENVELOPE, LIST_TENDERS_ARGUMENTS
 from tenders import publication
 from tenders.chinese import to_traditional
 from tenders.models import SnapshotRow
-from tenders.rows import ROW_COLUMNS, collapse, row_from_values
+from tenders.read.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
 from tests.mcp_support import TASK_LIST, TOOL_NAMES, publish_task_feed
 

@@ -11,7 +11,7 @@ from mcp_server.tools import LIST_ENVELOPE, REGISTRY, rest_query
 from sourcing import selectors as sourcing
 from tenders import contract, publication
 from tenders.models import SnapshotRow
-from tenders.rows import ROW_COLUMNS, collapse, row_from_values
+from tenders.read.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
 from tests.mcp_support import TOOL_NAMES
 
@@ -226,7 +226,7 @@ def test_the_list_envelope_schema_refuses_anything_else(published_rows, damage):
 
 
 def test_the_facets_tool_answers_the_vocabulary_and_the_feed_state(published_rows, t0):
-    from tenders.selectors import current_issue
+    from tenders.read.selectors import current_issue
 
     issue = current_issue()
     result = call("tender_facets", {})

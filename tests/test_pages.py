@@ -17,9 +17,10 @@ from django.views.defaults import server_error
 
 from core.errors import DATABASE_RETRY_AFTER
 from rfq.models import AccessRequest, Rfq
-from tenders import selectors, services
+from tenders import services
 from tenders.markets import MARKETS
 from tenders.models import SourceTender
+from tenders.read import selectors
 from tests.pages_feed import is_open, publish_pages_feed, snapshot
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The search postings' pure part (tenders/postings.py): keys, term plans, stored sets and
+"""The search postings' pure part (tenders/read/postings.py): keys, term plans, stored sets and
 counts over cell ranges, checked against the substring match they replace."""
 
 import random
@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tenders import postings
 from tenders.demo import demo_records
-from tenders.postings import (
+from tenders.read import postings
+from tenders.read.postings import (
     Builder,
     TermPlan,
     build,
@@ -23,7 +23,7 @@ from tenders.postings import (
     term_plan,
     union,
 )
-from tenders.search import contains_pattern, search_columns
+from tenders.read.search import contains_pattern, search_columns
 from tests.test_search_columns import ODD
 
 

@@ -1,4 +1,4 @@
-"""The search postings in PostgreSQL (tenders/postings_store.py): built from a published
+"""The search postings in PostgreSQL (tenders/read/postings_store.py): built from a published
 snapshot, they count every term and filter exactly as the rows' LIKE does; they serve only the
 snapshot they were built from; the job that builds them follows each publication."""
 
@@ -9,12 +9,13 @@ import pytest
 from django.core.management import call_command
 from django.db.models import F
 
-from tenders import postings, postings_store, publication, selectors
-from tenders.filters import parse_list_params
+from tenders import publication
 from tenders.models import IssueCount, Job, SearchPosting, SearchPostings, SnapshotRow
-from tenders.postings import term_plan
-from tenders.postings_store import PostingsError, build_postings, postings_count
-from tenders.search import normalize
+from tenders.read import postings, postings_store, selectors
+from tenders.read.filters import parse_list_params
+from tenders.read.postings import term_plan
+from tenders.read.postings_store import PostingsError, build_postings, postings_count
+from tenders.read.search import normalize
 from tests.worker_support import work_off_the_queue
 
 pytestmark = pytest.mark.django_db

@@ -25,8 +25,8 @@ from tenders.models import (
     SnapshotRow,
 )
 from tenders.publication import planning, publish, storage
+from tenders.read.selectors import current_issue
 from tenders.sanitize import fingerprint
-from tenders.selectors import current_issue
 from tests.conftest import add_vocabulary_words
 from tests.factories import SourceTenderFactory, category
 

@@ -18,10 +18,10 @@ from tenders.ids import sort_key
 from tenders.models import Issue, IssueCount, SnapshotRow, SourceTender, WithheldRecord
 from tenders.publication import planning, publish, storage
 from tenders.publication.warm import common_requests, warm_answers
-from tenders.rows import ROW_FIELDS
+from tenders.read.rows import ROW_FIELDS
+from tenders.read.selectors import current_issue
 from tenders.sanitize import fingerprint
 from tenders.sanitize.loading import allowances_fingerprint
-from tenders.selectors import current_issue
 from tests.factories import SourceTenderFactory, category
 
 pytestmark = pytest.mark.django_db

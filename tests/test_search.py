@@ -3,7 +3,7 @@ from django.db import connection
 
 from tenders import publication
 from tenders.models import SnapshotRow
-from tenders.search import (
+from tenders.read.search import (
     MAX_TERMS,
     QueryError,
     canonical,
@@ -14,7 +14,7 @@ from tenders.search import (
     parse_terms,
     search_columns,
 )
-from tenders.selectors import current_issue
+from tenders.read.selectors import current_issue
 from tests.factories import SourceTenderFactory
 
 

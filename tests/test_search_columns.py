@@ -1,4 +1,4 @@
-"""The search columns computed text by text are those of the whole text (tenders/search.py),
+"""The search columns computed text by text are those of the whole text (tenders/read/search.py),
 and the fast NFKC is NFKC."""
 
 import random
@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tenders.demo import demo_records
-from tenders.search import _WIDE_RUN_SPLIT, nfkc, search_columns
+from tenders.read.search import _WIDE_RUN_SPLIT, nfkc, search_columns
 
 
 def columns_of_the_whole(*parts: str) -> tuple[str, str, list[str]]:

@@ -25,8 +25,8 @@ from urllib.parse import quote, urlencode
 import psycopg
 import pytest
 
-from tenders import cursors
-from tenders.filters import Vocabulary, parse_list_params
+from tenders.read import cursors
+from tenders.read.filters import Vocabulary, parse_list_params
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow

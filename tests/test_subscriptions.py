@@ -13,8 +13,9 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from tenders import selectors, services, subscriptions, tasks
+from tenders import services, subscriptions, tasks
 from tenders.models import DigestDelivery, Job, Subscription
+from tenders.read import selectors
 from tests.pages_feed import ADDED, PREVIOUS, _records
 from tests.smtp_support import html_of, links, path_of, smtp_server, text_of
 from tests.worker_support import work_off_the_queue

@@ -9,7 +9,7 @@ import pytest
 from tenders.importers.service import import_notices
 from tenders.models import ImportedNotice, SourceTender
 from tenders.publication import publish_issue
-from tenders.selectors import list_tenders
+from tenders.read.selectors import list_tenders
 from tenders.vocabulary.classify import words
 from tenders.vocabulary.coverage import vocabulary
 from tenders.vocabulary.cpv import concept

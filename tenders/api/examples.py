@@ -11,9 +11,10 @@ tokens shown are signed with a fixed example secret, so the document is the same
 from datetime import UTC, datetime
 
 from core.errors import ApiError
-from tenders import cursors, ids, selectors
+from tenders import ids
 from tenders.models import Issue
-from tenders.rows import collapse, row_from_values
+from tenders.read import cursors, selectors
+from tenders.read.rows import collapse, row_from_values
 
 BASE_URL = "https://feed.example.com"
 GENERATED = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)

@@ -2,11 +2,11 @@
 the snapshot it still knows current, is answered again before DRF's dispatch.
 
 The views remember each 200 they send under (snapshot, route, raw request) in
-``tenders.answers.memo()`` (see there why that is safe); the URL patterns wrap them in
+``tenders.read.answers.memo()`` (see there why that is safe); the URL patterns wrap them in
 ``short_way``. A GET or HEAD found in the memo is answered from it with the bytes and headers
 the view gives (a 304 on a matching ``If-None-Match``), without DRF's request wrapping and
 negotiation, parameter parsing, cursor decoding or the canonical key; and without a query:
-only the snapshot kept in process is used (``tenders.current.kept_snapshot``). A request the
+only the snapshot kept in process is used (``tenders.read.current.kept_snapshot``). A request the
 memo does not hold, one that names another snapshot this process cannot vouch for, and every
 other method take the whole way, which answers and remembers as before.
 """
@@ -19,9 +19,9 @@ from django.http import HttpResponse
 from django.http.response import ResponseHeaders
 
 from core.api import cache_headers, etag_matches, named_snapshots, not_modified
-from tenders import answers, current
-from tenders.answers import Answer
 from tenders.models import Issue
+from tenders.read import answers, current
+from tenders.read.answers import Answer
 
 # What DRF's finalize_response adds to every answer of a PublicView.
 ALLOW = "GET, HEAD, OPTIONS"

@@ -11,7 +11,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 
 from core.errors import error_body
 from tenders import contract
-from tenders.filters import DEFAULT_LIMIT
+from tenders.read.filters import DEFAULT_LIMIT
 
 from . import examples
 

@@ -1,6 +1,6 @@
 """Public HTTP views of the feed. Thin: translate HTTP to selector calls, add headers.
 
-The bodies come from ``tenders.selectors`` (the MCP tools call the same functions); the
+The bodies come from ``tenders.read.selectors`` (the MCP tools call the same functions); the
 OpenAPI description of each operation lives in ``tenders.api.openapi``.
 """
 
@@ -23,8 +23,8 @@ from core.api import (
     query_params,
 )
 from core.http import negotiated_quality
-from tenders import selectors
-from tenders.filters import check_params
+from tenders.read import selectors
+from tenders.read.filters import check_params
 
 from . import fast, openapi
 from .fast import snapshot_response

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-# Finding the Latin keys that contain a term (tenders.postings.TermPlan.inside) by trigrams.
+# Finding the Latin keys that contain a term (tenders.read.postings.TermPlan.inside) by trigrams.
 TRIGRAMS = (
     "CREATE INDEX searchposting_key_trgm ON tenders_searchposting USING gin (key gin_trgm_ops)"
 )

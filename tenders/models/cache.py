@@ -30,7 +30,7 @@ class SharedCacheEntry(CacheTable):
 
 
 class AnswerCacheEntry(CacheTable):
-    """The ``answers`` cache: bodies of the public read path (``tenders.answers``)."""
+    """The ``answers`` cache: bodies of the public read path (``tenders.read.answers``)."""
 
     class Meta:
         db_table = "tenders_answer_cache"

@@ -277,7 +277,7 @@ class SnapshotRow(models.Model):
     closing_bucket = models.CharField(max_length=16, choices=[(b, b) for b in CLOSING_BUCKETS])
     lead_ok = models.BooleanField()
     new_this_issue = models.BooleanField()
-    # Derived search columns (see tenders/search.py); never served.
+    # Derived search columns (see tenders/read/search.py); never served.
     search_text = models.TextField()
     search_latin = models.TextField(default="")
     search_cjk = models.JSONField(default=list)
@@ -297,6 +297,17 @@ class SnapshotRow(models.Model):
 
     def __str__(self) -> str:
         return self.asaptic_id
+
+
+# The filter dimensions of a row, in IssueCount field order (and a planned row's ``cell``).
+CELL_FIELDS = (
+    "market",
+    "category_slug",
+    "closing_bucket",
+    "value_band",
+    "lead_ok",
+    "new_this_issue",
+)
 
 
 class IssueCount(models.Model):

@@ -1,4 +1,4 @@
-"""The search postings of a snapshot (``tenders.postings``): built by a job after publication,
+"""The search postings of a snapshot (``tenders.read.postings``): built by a job after publication,
 read by the count of a ``q``. Everything is keyed by the snapshot etag it was built from, so a
 withdrawal or a same-week replacement is never counted from another snapshot's postings."""
 
@@ -9,9 +9,9 @@ from .feed import Issue
 
 class SearchPostings(models.Model):
     """A finished build of an issue's postings: the count path uses them only while the issue
-    still has this snapshot etag and the keys are those of ``tenders.postings.SCHEME`` (postings
-    of an older scheme lack keys a plan may name). ``cells``: [[IssueCount pk, rows], ...] in
-    ordinal order."""
+    still has this snapshot etag and the keys are those of ``tenders.read.postings.SCHEME``
+    (postings of an older scheme lack keys a plan may name). ``cells``: [[IssueCount pk, rows],
+    ...] in ordinal order."""
 
     issue = models.ForeignKey(Issue, on_delete=models.CASCADE, related_name="+")
     snapshot_etag = models.CharField(max_length=64)

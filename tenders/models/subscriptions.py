@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from ..rows import LANGS
+from tenders.read.rows import LANGS
 
 
 def address_key(email: str) -> str:

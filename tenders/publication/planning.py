@@ -29,10 +29,11 @@ from decimal import Decimal
 from itertools import islice
 from typing import Any, NamedTuple
 
+from tenders.read.search import search_columns
+
 from .. import buckets
 from ..ids import sort_key
 from ..sanitize import NO_DIRECTORY, Gate
-from ..search import search_columns
 from . import pgcopy
 from .change import NO_CHANGE, GateChange
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from .. import calendar
 from ..models import Category, CurrencyRate, Issue, IssueCount, WithheldRecord
+from ..models.feed import CELL_FIELDS
 from ..sanitize.loading import gate_and_data
 from . import passes, sources
 from .planning import (
@@ -26,7 +27,6 @@ from .planning import (
     reason_kind,
 )
 from .snapshots import (
-    CELL_FIELDS,
     PublicationError,
     discard,
     discard_stale_builds,

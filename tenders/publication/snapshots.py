@@ -19,24 +19,17 @@ from django.db import transaction
 from django.db.models import Q
 from zlib_ng import gzip_ng
 
-from .. import buckets, calendar, current
+from tenders.read import current
+from tenders.read.rows import row_from_values
+
+from .. import buckets, calendar
 from ..calendar import rfc3339
 from ..markets import MARKETS
 from ..models import Category, Issue
-from ..rows import row_from_values
 from .storage import snapshot_store
 
 log = logging.getLogger(__name__)
 
-# The filter dimensions of a row, in IssueCount field order (and a planned row's ``cell``).
-CELL_FIELDS = (
-    "market",
-    "category_slug",
-    "closing_bucket",
-    "value_band",
-    "lead_ok",
-    "new_this_issue",
-)
 # Replaced snapshots keep their rows this long, so requests already reading them can finish.
 REPLACED_GRACE = timedelta(minutes=10)
 

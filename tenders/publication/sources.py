@@ -55,7 +55,9 @@ from django.db.models import (
 )
 from django.db.models.functions import MD5
 
-from .. import chinese, ids, sanitize, search, vocabulary
+from tenders.read import search
+
+from .. import chinese, ids, sanitize, vocabulary
 from ..directory import names_fingerprint
 from ..models import Issue, PlanDigest, SnapshotRow, SourceTender
 from ..models.digest import PLANNING_INPUTS

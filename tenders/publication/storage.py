@@ -22,13 +22,15 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 
-from django.db import connection, connections, transaction
+from django.db import connection, connections
 from django.db.migrations.operations import CreateModel
 from django.db.models import QuerySet
 
-from .. import search
+from core.database import server_settings
+from tenders.read import search
+from tenders.read.rows import ROW_COLUMNS
+
 from ..models import Issue, PlanDigest, SnapshotRow
-from ..rows import ROW_COLUMNS
 from . import pgcopy
 from .planning import DIGEST_VALUES, ROW_VALUES, WEEKLY_VALUES, PlannedBatch, batched
 
@@ -51,9 +53,6 @@ def snapshot_store(*, bulk: bool = True) -> "TableStore":
 class TableStore:
     """One plain snapshot table, written through the ORM."""
 
-    # Whether the search indexes of tenders/search.py exist (else search is a plain scan).
-    indexed_search = False
-
     @contextmanager
     def lock(self) -> Iterator[bool]:
         """Yields whether this process holds the publication lock (SQLite serializes writers)."""
@@ -65,12 +64,6 @@ class TableStore:
         """A ``values_list`` queryset's rows, in batches, without holding them all; read with
         the planner settings ``hints`` where the database has them."""
         yield from batched(rows.iterator(chunk_size=size), size)
-
-    @contextmanager
-    def planner_hints(self, hints: dict[str, str], using: str = "default") -> Iterator[None]:
-        """Run the reads inside (on ``using``) with these planner settings, where the database
-        has them."""
-        yield
 
     def build(self, issue: Issue, *, last: Issue | None = None) -> "TableBuild":
         """A build of ``issue``'s snapshot; reused rows are copied from ``last``."""
@@ -142,7 +135,6 @@ def _row(issue: Issue, values: tuple) -> SnapshotRow:
 class PartitionStore(TableStore):
     """PostgreSQL: one partition per issue, loaded bare and indexed in bulk before ATTACH."""
 
-    indexed_search = True
     # Batches read ahead by a reader on a connection of its own.
     READ_AHEAD = 2
 
@@ -215,9 +207,6 @@ class PartitionStore(TableStore):
         finally:
             stop.set()
             reader.join()
-
-    def planner_hints(self, hints: dict[str, str], using: str = "default"):
-        return _hints(hints, using)
 
     def build(self, issue: Issue, *, last: Issue | None = None) -> "PartitionBuild":
         return PartitionBuild(issue, last)
@@ -376,7 +365,7 @@ class PartitionBuild:
         connection.ensure_connection()
         with (
             # Along the sort_key index, not a sort of the whole table.
-            _hints({"enable_sort": "off"}),
+            server_settings({"enable_sort": "off"}),
             connection.connection.cursor(name="publication_rows", binary=True) as cursor,
         ):
             cursor.itersize = size
@@ -428,7 +417,7 @@ def _fetch(sql: str, params, size: int, hints: dict[str, str]) -> Iterator[list[
     in Python), with the planner settings ``hints``."""
     connection.ensure_connection()
     with (
-        _hints(hints),
+        server_settings(hints),
         connection.connection.cursor(name="publication_read", binary=True) as cursor,
     ):
         cursor.itersize = size
@@ -440,28 +429,9 @@ def _fetch(sql: str, params, size: int, hints: dict[str, str]) -> Iterator[list[
 def _run(statements: list[str]) -> None:
     # Sorting and GIN builds go faster with more memory (per build, in the server).
     hints = {"maintenance_work_mem": "256MB", CHECK_CLIENT[0]: CHECK_CLIENT[1]}
-    with _hints(hints), connection.cursor() as cursor:
+    with server_settings(hints), connection.cursor() as cursor:
         for statement in statements:
             cursor.execute(statement)
-
-
-@contextmanager
-def _hints(settings: dict[str, str], using: str = "default") -> Iterator[None]:
-    """Server settings for the statements inside, local to the transaction; when that is the
-    caller's and goes on, they are restored at once. No savepoint: nothing here needs one."""
-    database = connections[using]
-    enclosed = database.in_atomic_block
-    with transaction.atomic(using=using, savepoint=False), database.cursor() as cursor:
-        cursor.execute(
-            "SELECT " + ", ".join(["set_config(%s, %s, true)"] * len(settings)),
-            [item for pair in settings.items() for item in pair],
-        )
-        yield
-        if enclosed:
-            cursor.execute(
-                "SELECT set_config(name, reset_val, true) FROM pg_settings WHERE name = ANY(%s)",
-                [list(settings)],
-            )
 
 
 def _copy_in(cursor, table: str, columns, data: bytes) -> None:

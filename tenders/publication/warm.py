@@ -1,14 +1,15 @@
 """Warm the answer cache of a new snapshot: right after the switch, the publishing process
 computes the answers of the commonest requests, so that every server process finds them in
-the shared tier (``tenders.answers``) instead of reading rows for them."""
+the shared tier (``tenders.read.answers``) instead of reading rows for them."""
 
 import logging
 
-from .. import current, selectors
-from ..filters import MAX_LIMIT, PAGES, REST, TOOL
+from tenders.read import current, selectors
+from tenders.read.filters import MAX_LIMIT, PAGES, REST, TOOL
+from tenders.read.rows import LANGS
+
 from ..markets import MARKET_CODES
 from ..models import Issue
-from ..rows import LANGS
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..models import Issue, IssueCount, SnapshotRow, SourceTender, WithheldRecord
+from ..models.feed import CELL_FIELDS
 from .publish import build_and_switch
-from .snapshots import CELL_FIELDS, PublicationError, discard_stale_builds, publication_lock
+from .snapshots import PublicationError, discard_stale_builds, publication_lock
 from .storage import snapshot_store
 
 

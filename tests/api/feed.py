@@ -14,7 +14,7 @@ import opencc
 from tenders import publication
 from tenders.markets import MARKET_CODES
 from tenders.models import Issue, SnapshotRow, SourceTender
-from tenders.rows import ROW_COLUMNS, row_from_values
+from tenders.read.rows import ROW_COLUMNS, row_from_values
 from tests.factories import SourceTenderFactory, category
 
 TO_ZHT = opencc.OpenCC("s2t").convert

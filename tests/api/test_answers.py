@@ -1,4 +1,4 @@
-"""The answer cache of the public read path (tenders.answers, tenders.current).
+"""The answer cache of the public read path (tenders.read.answers, tenders.read.current).
 
 Pure tests of the tiers first, then the cache on the published feed of tests.api.feed: hits
 are byte-identical to misses and cost no query (which issue is current is known in process);
@@ -25,11 +25,12 @@ from rest_framework.renderers import JSONRenderer
 from core.errors import ApiError
 from mcp_server import registry
 from mcp_server.tools import REGISTRY
-from tenders import answers, current, publication
-from tenders.answers import Answer, LocalTier
+from tenders import publication
+from tenders.read import answers, current
+from tenders.read.answers import Answer, LocalTier
 
 URL = "/api/v1/tenders"
-ANSWERS_LOG = "tenders.answers"
+ANSWERS_LOG = "tenders.read.answers"
 
 
 # --- pure -------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tenders import answers, publication
+from tenders import publication
+from tenders.read import answers
 from tests.api.feed import make_records, public, snapshot_rows
 
 pytestmark = pytest.mark.django_db

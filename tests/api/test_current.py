@@ -1,4 +1,4 @@
-"""Which issue is current, known in process and told of switches (tenders.current).
+"""Which issue is current, known in process and told of switches (tenders.read.current).
 
 On the real PostgreSQL of the tests: a request whose answer is cached costs no query; a switch
 committed by another process (``manage.py publish_issue`` in a subprocess) is seen by the
@@ -18,7 +18,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tenders import current, publication
+from tenders import publication
+from tenders.read import current
 from tests.api.feed import publish_feed
 from tests.worker_support import worker_database_url
 
@@ -145,16 +146,16 @@ def test_a_terminated_listener_costs_a_query_per_request_until_it_is_made_again(
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [listener.conn.pgconn.backend_pid])
     publish_elsewhere(tmp_path, "2026-11-23T07:00:00Z")  # a switch nobody could tell it of
-    with caplog.at_level(logging.WARNING, logger="tenders.current"):
+    with caplog.at_level(logging.WARNING, logger="tenders.read.current"):
         for _ in range(3):
             with CaptureQueriesContext(connection) as queries:
                 status, _, new_etag = page(client)
             assert status == 200 and new_etag != etag and issue_asked(queries) == 1
-    warnings = [r.getMessage() for r in caplog.records if r.name == "tenders.current"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "tenders.read.current"]
     assert len(warnings) == 1 and "Not listening" in warnings[0]
     assert listener.conn is None
     listener.retry_at = 0.0  # ... until the backoff has passed
-    with caplog.at_level(logging.INFO, logger="tenders.current"):
+    with caplog.at_level(logging.INFO, logger="tenders.read.current"):
         with CaptureQueriesContext(connection) as queries:
             assert page(client)[2] == new_etag
         assert issue_asked(queries) == 1  # a new listener: asked once more, then known
@@ -162,7 +163,9 @@ def test_a_terminated_listener_costs_a_query_per_request_until_it_is_made_again(
             assert page(client)[2] == new_etag
         assert len(queries) == 0
     assert listener.conn is not None and not listener.lost
-    assert any("again" in r.getMessage() for r in caplog.records if r.name == "tenders.current")
+    assert any(
+        "again" in r.getMessage() for r in caplog.records if r.name == "tenders.read.current"
+    )
 
 
 def test_a_listener_made_before_a_fork_is_left_to_the_parent(client, feed, monkeypatch):

@@ -13,8 +13,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tenders import answers, current, publication, selectors
+from tenders import publication
 from tenders.api import fast
+from tenders.read import answers, current, selectors
 from tests.api.feed import publish_feed
 from tests.api.test_current import publish_elsewhere
 

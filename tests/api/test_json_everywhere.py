@@ -10,7 +10,7 @@ from django.urls import path
 
 from config import urls as root_urls
 from config.urls import handler500  # noqa: F401 (this module is a URLconf in some tests)
-from tenders import selectors
+from tenders.read import selectors
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from mcp_server import short
-from tenders import answers
+from tenders.read import answers
 
 BOTH = "application/json, text/event-stream"
 VERSION = "2025-11-25"

@@ -7,7 +7,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from tenders.models import Issue
-from tenders.postings_store import PostingsError, build_postings
+from tenders.read.postings_store import PostingsError, build_postings
 
 
 class Command(BaseCommand):

@@ -2,12 +2,12 @@
 
 Counting the rows of a ``q`` with ``LIKE`` reads every candidate row of the snapshot (about a
 second for a word in a third of a million rows). The same count follows from postings built
-once per snapshot by a job after publication (``tenders.postings_store``): each row gets an
+once per snapshot by a job after publication (``tenders.read.postings_store``): each row gets an
 ordinal, each key a set of ordinals, and a term's rows are the union of the postings of a few
 keys. This module is the pure part: the keys of a row, how a term maps to keys, the stored
 form of a set of ordinals and the count over the ordinal ranges of the chosen cells.
 
-Keys of a row (``search_text`` as ``tenders.search`` writes it: normalised, every CJK
+Keys of a row (``search_text`` as ``tenders.read.search`` writes it: normalised, every CJK
 character alone between spaces, tokens separated by one space):
 
 - its Latin tokens (tokens without a wide character);
@@ -44,7 +44,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
-from .search import _WIDE, contains_pattern, is_wide
+from tenders.read.search import _WIDE, contains_pattern, is_wide
 
 # The keys a row gets, as stored postings record them: 2 added CJK trigrams.
 SCHEME = 2

@@ -44,9 +44,8 @@ from django.db.backends.postgresql.psycopg_any import is_psycopg3
 from django.dispatch import Signal
 
 from core.database import UNAVAILABLE
-
-from .filters import Vocabulary
-from .models import Issue
+from tenders.models import Issue
+from tenders.read.filters import Vocabulary
 
 log = logging.getLogger(__name__)
 

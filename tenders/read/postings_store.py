@@ -1,6 +1,6 @@
 """The search postings of an issue in the database: built after publication (the job
 ``tenders.tasks.postings_build_task``, the command ``build_search_postings``), read by the
-count of a ``q`` (``tenders.selectors``). The pure part is ``tenders.postings``."""
+count of a ``q`` (``tenders.read.selectors``). The pure part is ``tenders.read.postings``."""
 
 import logging
 import time
@@ -10,9 +10,9 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.db.models.functions import Length
 
-from . import postings, replicas
-from .models import Issue, IssueCount, SearchPosting, SearchPostings, SnapshotRow
-from .publication.snapshots import CELL_FIELDS  # a row's cell, as IssueCount counts it
+from tenders.models import Issue, IssueCount, SearchPosting, SearchPostings, SnapshotRow
+from tenders.models.feed import CELL_FIELDS  # a row's cell, as IssueCount counts it
+from tenders.read import postings, replicas
 
 log = logging.getLogger(__name__)
 

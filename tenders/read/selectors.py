@@ -7,9 +7,9 @@ interfaces only translate. Nothing here touches private models: rows come from t
 snapshot, totals from the counts written at publication, and the category vocabulary from the
 issue's facets.
 
-Answers go through the answer cache (``tenders.answers``), keyed by the snapshot and the
+Answers go through the answer cache (``tenders.read.answers``), keyed by the snapshot and the
 canonical request, so a repeated request costs no query: which issue is current is known in
-process and told of switches (``tenders.current``). A request computed afresh costs a small
+process and told of switches (``tenders.read.current``). A request computed afresh costs a small
 constant number of queries whatever the page size or depth: on a first page the total (a sum
 over the per-combination counts written at publication, or for ``q`` a count cached per
 snapshot and filters; later pages take it from the cursor), the planner settings for the page
@@ -28,17 +28,23 @@ from django.db import DatabaseError
 from django.db.models import Sum
 from django.utils import timezone
 
-from core.database import answer_within_at_least
+from core.database import answer_within_at_least, server_settings
 from core.errors import ApiError
-
-from . import answers, current, cursors, health, ids, replicas
-from .answers import Answer
-from .calendar import rfc3339
-from .filters import REST, ListQuery, Surface, Vocabulary, parse_list_params, parse_row_params
-from .models import Issue, IssueCount, SnapshotRow
-from .postings_store import postings_count
-from .publication.storage import snapshot_store
-from .rows import ROW_COLUMNS, SCHEMA_NAME, collapse, row_from_values
+from tenders import ids
+from tenders.calendar import rfc3339
+from tenders.models import Issue, IssueCount, SnapshotRow
+from tenders.read import answers, current, cursors, health, replicas
+from tenders.read.answers import Answer
+from tenders.read.filters import (
+    REST,
+    ListQuery,
+    Surface,
+    Vocabulary,
+    parse_list_params,
+    parse_row_params,
+)
+from tenders.read.postings_store import postings_count
+from tenders.read.rows import ROW_COLUMNS, SCHEMA_NAME, collapse, row_from_values
 
 log = logging.getLogger(__name__)
 
@@ -244,7 +250,7 @@ def _read_page(plan: ListPlan, total: int) -> list[tuple]:
         rows = rows.filter(sort_key__gt=plan.after)
     page = rows.order_by("sort_key").values_list(*ROW_COLUMNS)[: plan.query.limit + 1]
     planner = WALK if total >= WALK_SHARE * plan.issue.rows_total else COLLECT
-    with snapshot_store().planner_hints(planner, using=using):
+    with server_settings(planner, using=using):
         values = list(page)
     return values
 
@@ -429,8 +435,9 @@ def feed_health(now: datetime | None = None) -> dict:
 def health_record(
     issue: Issue | None, now: datetime | None = None, reasons: list[dict] | None = None
 ) -> dict:
-    """The health record of ``issue`` (None: nothing to serve). ``reasons`` (``tenders.health``)
-    make an ok feed degraded; the member appears only when the status is not ok."""
+    """The health record of ``issue`` (None: nothing to serve). ``reasons``
+    (``tenders.read.health``) make an ok feed degraded; the member appears only when the status
+    is not ok."""
     record = {
         "status": "unavailable",
         "rows_total": 0,

@@ -27,7 +27,7 @@ import time
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
-from .models import Issue
+from tenders.models import Issue
 
 log = logging.getLogger(__name__)
 

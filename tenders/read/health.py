@@ -9,7 +9,7 @@ Each reason is ``{"code", "message"}``; the message says what to look at. The ch
 - ``queue_stalled``: a job has waited longer than ``TENDERS_HEALTH_QUEUE_MAX_AGE_SECONDS``, so no
   worker is taking jobs;
 - ``replica_lagging``: a streaming replica has not replayed the current issue or does not
-  answer (``tenders.replicas``; its reads go to the primary meanwhile);
+  answer (``tenders.read.replicas``; its reads go to the primary meanwhile);
 - ``nothing_published`` and ``database_unavailable`` (status ``unavailable``).
 """
 
@@ -19,8 +19,8 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import DatabaseError
 
-from . import replicas
-from .models import Issue, Job
+from tenders.models import Issue, Job
+from tenders.read import replicas
 
 
 def reason(code: str, message: str) -> dict:

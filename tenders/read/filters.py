@@ -24,11 +24,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
 from core.errors import ApiError
-
-from .buckets import CLOSING_BUCKETS, VALUE_BANDS
-from .markets import MARKET_CODES
-from .rows import LANGS
-from .search import QueryError, canonical, matches, parse_terms
+from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
+from tenders.markets import MARKET_CODES
+from tenders.read.rows import LANGS
+from tenders.read.search import QueryError, canonical, matches, parse_terms
 
 LIST_PARAMS = (
     "market",
@@ -138,7 +137,7 @@ class ListQuery:
     value_bands: tuple[str, ...] = ()
     new: bool | None = None
     lead_ok: bool | None = None
-    q: tuple[str, ...] = ()  # the search terms (tenders.search.parse_terms)
+    q: tuple[str, ...] = ()  # the search terms (tenders.read.search.parse_terms)
     lang: str | None = None
     limit: int = DEFAULT_LIMIT
     cursor: str | None = None

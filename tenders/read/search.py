@@ -29,6 +29,7 @@ import re
 import unicodedata
 from functools import reduce
 
+from django.db import connection
 from django.db.models import Q
 
 # Han ideographs (with extension A and compatibility forms), kana, Hangul and CJK punctuation.
@@ -221,9 +222,8 @@ def matches(terms: tuple[str, ...] | str) -> Q:
     if not patterns or not all(patterns):
         raise ValueError("empty search query")
     exact = reduce(operator.and_, (Q(search_text__contains=p) for p in patterns))
-    from .publication.storage import snapshot_store  # the store builds on this module
-
-    if not snapshot_store().indexed_search:
+    # The indexes are built with each snapshot where the database has them (PostgreSQL).
+    if connection.vendor != "postgresql":
         return exact
     chars = sorted({c for p in patterns for c in _WIDE_CHAR.findall(p)})
     found = [Q(search_cjk__contains=chars)] if chars else []
