@@ -275,12 +275,21 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.openapi.Schema",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Public tender listing and sourcing service",
     "VERSION": "1.0.0",
     "OAS_VERSION": "3.1.0",
+    # The document's front matter; the operations come from the views (core.openapi).
+    "DESCRIPTION": (BASE_DIR / "docs" / "openapi-description.md").read_text(encoding="utf-8"),
+    "TAGS": [
+        {"name": "tenders", "description": "The listing feed: rows, facets, the flat file."},
+        {"name": "feed", "description": "Health of the feed."},
+        {"name": "access", "description": "The gated spec-coded tier."},
+        {"name": "sourcing", "description": "Sourcing lanes, markets, compliance, engagement."},
+    ],
+    "EXTERNAL_DOCS": {"description": "Guide for agents (llms.txt)", "url": "/llms.txt"},
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -291,7 +300,7 @@ SPECTACULAR_SETTINGS = {
 REST_FRAMEWORK["EXCEPTION_HANDLER"] = "core.api.exception_handler"
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     "drf_spectacular.hooks.postprocess_schema_enums",
-    "config.openapi.add_components",
+    "core.openapi.published_components",
 ]
 # Optional public address of the portal where approved counterparties sign in (access page).
 TENDERS_PORTAL_URL = os.environ.get("TENDERS_PORTAL_URL", "")

@@ -12,8 +12,8 @@ from django.core.files.storage import default_storage
 from tenders_client import contract
 from tenders_client.validate import Report, validate_stream
 
+from core import openapi
 from tenders import ids
-from tenders.api import openapi as tender_openapi
 from tenders.api.discovery import openapi_bytes
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
 from tenders.markets import MARKET_CODES
@@ -142,10 +142,7 @@ def resolve(schema, components: dict):
 
 
 PUBLISHED_COMPONENTS = {
-    **tender_openapi.PUBLISHED,
-    "Lane": contract.LANE,
-    "Engagement": contract.ENGAGEMENT,
-    "Capabilities": contract.CAPABILITIES,
+    name: file for name, file in openapi.PUBLISHED.items() if name not in openapi.UNLINKED
 }
 
 

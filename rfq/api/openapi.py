@@ -14,8 +14,8 @@ from rest_framework import serializers
 
 from core import jsonbody, ratelimit
 from core.errors import ApiError
+from core.openapi import ref
 from rfq import services, validation
-from tenders import contract
 
 RFQ_EXAMPLE = {
     "product": "LED street lights, 120 W, IP66",
@@ -26,43 +26,19 @@ RFQ_EXAMPLE = {
 EXAMPLE_REFERENCE = "RFQ-7K3M9Q2X4B"
 
 
-class SchemaComponent(serializers.Serializer):
-    """A documentation-only stand-in for a hand-written JSON Schema component."""
-
-    component_name = ""
-    schema: dict = {}
+class Rfq(serializers.Serializer):
+    """The request body's component (the contract's resource name, section 2.7): the
+    validator's own field definitions, which no serializer states."""
 
 
-class Rfq(SchemaComponent):
-    # The contract's resource name (section 2.7). drf-spectacular appends "Request" to it when
-    # COMPONENT_SPLIT_REQUEST is on, so the name stays sensible either way.
-    component_name = "Rfq"
-    schema = {
-        **validation.RFQ_FORM.json_schema(),
-        "description": "A request for quote. Fields are trimmed; unknown fields are refused.",
-    }
-
-
-class RfqReceipt(SchemaComponent):
-    component_name = "RfqReceipt"
-    schema = contract.embedded_schema(contract.RFQ_RECEIPT)
-
-
-class RfqError(SchemaComponent):
-    # The one error body of every surface (the same component the feed's operations use).
-    component_name = "Error"
-    schema = contract.embedded_schema(contract.ERROR)
-
-
-class SchemaComponentExtension(OpenApiSerializerExtension):
-    target_class = SchemaComponent
-    match_subclasses = True
-
-    def get_name(self, auto_schema, direction):
-        return self.target.component_name
+class RfqExtension(OpenApiSerializerExtension):
+    target_class = Rfq
 
     def map_serializer(self, auto_schema, direction):
-        return self.target.schema
+        return {
+            **validation.RFQ_FORM.json_schema(),
+            "description": "A request for quote. Fields are trimmed; unknown fields are refused.",
+        }
 
 
 def _error_of(call) -> dict:
@@ -157,7 +133,7 @@ def submit_rfq_schema() -> dict:
         ],
         "responses": {
             200: OpenApiResponse(
-                RfqReceipt,
+                ref("RfqReceipt"),
                 description="Stored (or the replay of an earlier submission with the same "
                 "Idempotency-Key).",
                 examples=[
@@ -170,7 +146,7 @@ def submit_rfq_schema() -> dict:
                 ],
             ),
             400: OpenApiResponse(
-                RfqError,
+                ref("Error"),
                 description="The body or a field is invalid (`param` names the field); "
                 "nothing was stored.",
                 examples=[
@@ -195,20 +171,20 @@ def submit_rfq_schema() -> dict:
                 ],
             ),
             411: OpenApiResponse(
-                RfqError,
+                ref("Error"),
                 description="A chunked body that the server in front cannot read (gunicorn, "
                 "as the run command serves, reads it); send Content-Length. Nothing was stored.",
                 examples=[_example("Chunked body", jsonbody.length_required)],
             ),
             413: OpenApiResponse(
-                RfqError,
+                ref("Error"),
                 description=f"The body is larger than {_max_bytes()} bytes; nothing was stored.",
                 examples=[
                     _example("Too large", lambda: jsonbody.check_length(10**6, _max_bytes()))
                 ],
             ),
             415: OpenApiResponse(
-                RfqError,
+                ref("Error"),
                 description="The body is not sent as `application/json` (UTF-8); nothing was "
                 "stored.",
                 examples=[
@@ -219,13 +195,13 @@ def submit_rfq_schema() -> dict:
                 ],
             ),
             422: OpenApiResponse(
-                RfqError,
+                ref("Error"),
                 description="The Idempotency-Key was used before for different content; "
                 "nothing was stored.",
                 examples=[_example("Key reused", services.idempotency_conflict)],
             ),
             429: OpenApiResponse(
-                RfqError,
+                ref("Error"),
                 description="Too many submissions from this client address; nothing was "
                 "stored. Wait `Retry-After` seconds.",
                 examples=[
@@ -233,7 +209,7 @@ def submit_rfq_schema() -> dict:
                 ],
             ),
             503: OpenApiResponse(
-                RfqError,
+                ref("Error"),
                 description="The submission could not be stored (database unreachable); "
                 "nothing was stored. Send it again after `Retry-After` seconds.",
                 examples=[

@@ -1,15 +1,15 @@
 """Public HTTP views of the feed. Thin: translate HTTP to selector calls, add headers.
 
-The bodies come from ``tenders.read.selectors`` (the MCP tools call the same functions); the
-OpenAPI description of each operation lives in ``tenders.api.openapi``.
+The bodies come from ``tenders.read.selectors`` (the MCP tools call the same functions).
+drf-spectacular documents each operation: ``public_get`` names it and its answers, the method's
+docstring is its description.
 """
 
 import gzip
 
 from django.http import StreamingHttpResponse
 from django.utils import timezone
-from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework.response import Response
 
 from core.api import (
@@ -23,11 +23,13 @@ from core.api import (
     query_params,
 )
 from core.http import negotiated_quality
+from core.openapi import Schema, error, example, public_get, ref
 from tenders.read import selectors
 from tenders.read.filters import check_params
 
-from . import fast, openapi
+from . import examples, fast
 from .fast import snapshot_response
+from .openapi import AT_ID, LANG, LIST_PARAMETERS, UNAVAILABLE
 
 CHUNK = 64 * 1024
 
@@ -35,8 +37,45 @@ CHUNK = 64 * 1024
 class TenderList(PublicView):
     """Wrapped in ``fast.short_way`` by the URL patterns: a 200 sent is remembered."""
 
-    @extend_schema(**openapi.LIST_TENDERS)
+    @public_get(
+        "listTenders",
+        "List tenders",
+        "tenders",
+        {
+            200: OpenApiResponse(
+                ref("TenderList"),
+                description="A page of rows.",
+                examples=[
+                    example("page", examples.page(), "Full rows"),
+                    example("page in one language", examples.page("zht"), "lang=zht"),
+                ],
+            ),
+            400: error(
+                "invalid_parameter or invalid_cursor.",
+                example(
+                    "invalid_parameter",
+                    examples.bad_parameter(),
+                    "A value outside the parameter's domain, or an unknown parameter",
+                ),
+                example(
+                    "invalid_cursor",
+                    examples.cursor_of_other_filters(),
+                    "An altered cursor, or one sent with other filters",
+                ),
+            ),
+            409: error(
+                "snapshot_changed: the feed was republished since the cursor was made.",
+                example("snapshot_changed", examples.snapshot_changed()),
+            ),
+            503: UNAVAILABLE,
+        },
+        parameters=LIST_PARAMETERS,
+    )
     def get(self, request):
+        """One page of the current snapshot's rows, ordered by sort_key. Rows whose deadline
+        has passed are left out unless closing_bucket says otherwise. total counts every
+        matching row; follow meta.next_cursor for the next page. Cost does not grow with page
+        depth."""
         issue = selectors.require_current_issue(naming=named_snapshots(request))
         # A bad request is an error even when cached; the plan's issue is the one to answer.
         plan = selectors.plan_list(query_params(request), issue)
@@ -49,8 +88,34 @@ class TenderList(PublicView):
 class TenderDetail(PublicView):
     """Wrapped in ``fast.short_way`` by the URL patterns: a 200 sent is remembered."""
 
-    @extend_schema(**openapi.GET_TENDER)
+    @public_get(
+        "getTender",
+        "Get one tender",
+        "tenders",
+        {
+            200: OpenApiResponse(
+                ref("TenderOne"),
+                description="The row.",
+                examples=[
+                    example("row", examples.one()),
+                    example("row in one language", examples.one("en"), "lang=en"),
+                ],
+            ),
+            400: error(
+                "invalid_parameter (lang, or an unknown parameter).",
+                example("invalid_parameter", examples.bad_lang()),
+            ),
+            404: error(
+                "not_found: identical for every absent id.",
+                example("not_found", examples.not_found()),
+            ),
+            503: UNAVAILABLE,
+        },
+        parameters=[AT_ID, LANG],
+    )
     def get(self, request, at_id: str):
+        """One row of the current snapshot. Every id that is not in it (malformed, withheld,
+        from an older issue, never issued) gets the same 404 body."""
         issue = selectors.require_current_issue(naming=named_snapshots(request))
         answer = selectors.tender_answer(at_id, query_params(request), issue=issue)
         if etag_matches(request, issue.snapshot_etag):
@@ -59,8 +124,28 @@ class TenderDetail(PublicView):
 
 
 class TenderFacets(PublicView):
-    @extend_schema(**openapi.GET_FACETS)
+    @public_get(
+        "getTenderFacets",
+        "Filter vocabulary and counts",
+        "tenders",
+        {
+            200: OpenApiResponse(
+                ref("TenderFacets"),
+                description="Facets.",
+                examples=[
+                    example(
+                        "facets", examples.facets(), "Abridged: every group lists all its values"
+                    )
+                ],
+            ),
+            400: error("invalid_parameter: it takes none."),
+            503: UNAVAILABLE,
+        },
+    )
     def get(self, request):
+        """Markets, categories (slug and three names), closing buckets and value bands, each
+        with its row count in the current snapshot, computed at publication. The values are
+        exactly what the list filters accept. Takes no parameters."""
         check_params(query_params(request), ())
         issue = selectors.require_current_issue(naming=named_snapshots(request))
         # meta tells whether the feed is fresh, which changes with time within one snapshot.
@@ -71,7 +156,7 @@ class TenderFacets(PublicView):
         return snapshot_response(selectors.facets_answer(issue=issue, now=now), etag)
 
 
-class HealthSchema(AutoSchema):
+class HealthSchema(Schema):
     """/api/v1/health and its alias /healthz are one view; each path keeps its operationId."""
 
     def get_operation_id(self):
@@ -84,8 +169,27 @@ class HealthSchema(AutoSchema):
 class FeedHealth(PublicView):
     schema = HealthSchema()
 
-    @extend_schema(**openapi.GET_HEALTH)
+    @public_get(
+        None,  # operationId and summary per path: HealthSchema
+        None,
+        "feed",
+        {
+            200: OpenApiResponse(
+                ref("FeedHealth"),
+                description="ok or degraded.",
+                examples=[example("ok", examples.health())],
+            ),
+            503: OpenApiResponse(
+                ref("FeedHealth"),
+                description="unavailable.",
+                examples=[example("unavailable", examples.health(published=False))],
+            ),
+        },
+        cache=NO_STORE,
+    )
     def get(self, request):
+        """At /api/v1/health and /healthz. 200 when ok or degraded, 503 when unavailable. Never
+        cached; answers even when the database is down."""
         record = selectors.feed_health()
         status = 503 if record["status"] == "unavailable" else 200
         return cache_headers(Response(record, status=status), None, NO_STORE)
@@ -95,16 +199,49 @@ health = FeedHealth.as_view()
 
 
 class SpecCoded(PublicView):
-    @extend_schema(**openapi.SPEC_CODED)
+    @public_get(
+        "specCodedAccessPath",
+        "Spec-coded detail (gated)",
+        "access",
+        {
+            403: OpenApiResponse(
+                ref("GatedError"),
+                description="SPEC_CODED_GATED, always.",
+                examples=[example("gated", examples.gated())],
+            )
+        },
+        parameters=[AT_ID],
+        cache=None,
+    )
     def get(self, request, at_id: str):
+        """Field-level requirement detail beyond the public row is a private beta for approved
+        counterparties. Every call, for any id, answers 403 SPEC_CODED_GATED with an
+        access_url explaining the two ways in: a portal account, or the
+        request_tender_access tool on the MCP server at /mcp."""
         selectors.spec_coded(at_id, base_url=base_url(request))
 
 
 class FlatFile(PublicView):
     """The stored gzip, sent as is to clients that accept gzip, else inflated as it streams."""
 
-    @extend_schema(**openapi.FLAT_FILE)
+    @public_get(
+        "getFlatFile",
+        "Flat file of all rows",
+        "tenders",
+        {
+            200: OpenApiResponse(
+                ref("FlatFile"),
+                description="The flat file.",
+                examples=[example("file", examples.flat_file())],
+            ),
+            503: UNAVAILABLE,
+        },
+        vary="Accept-Encoding",
+    )
     def get(self, request):
+        """Every row of the current snapshot in one JSON document, written once at
+        publication. Sent gzip-encoded (Content-Encoding: gzip) to clients that accept gzip,
+        else as plain JSON. Full rows only; the lang parameter does not apply."""
         issue = selectors.require_current_issue(naming=named_snapshots(request))
         etag = issue.snapshot_etag
         if etag_matches(request, etag):
