@@ -11,7 +11,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from tenders_client import contract
 
 from core.api import NO_STORE, PUBLIC_CACHE, READ_ONLY_METHODS, not_allowed_message
-from core.errors import error_body
+from core.errors import ApiError, error_body
 
 HEADER = OpenApiParameter.HEADER
 
@@ -86,13 +86,28 @@ def published_components(result, generator, request, public):
     return result
 
 
-def error(description: str, *examples) -> OpenApiResponse:
-    """An answer with the error body; ``examples`` are ``OpenApiExample``s of real errors."""
-    return OpenApiResponse(ref("Error"), description=description, examples=list(examples))
+def answer(component: str, description: str, *examples: OpenApiExample) -> OpenApiResponse:
+    return OpenApiResponse(ref(component), description=description, examples=list(examples))
+
+
+def error(description: str, *examples: OpenApiExample) -> OpenApiResponse:
+    """An answer with the one error body (``core.errors``)."""
+    return answer("Error", description, *examples)
 
 
 def example(name: str, value, summary: str = "") -> OpenApiExample:
     return OpenApiExample(name, value=value, summary=summary)
+
+
+def raised(call, *args, **kwargs) -> dict:
+    """The error body of what ``call`` raises or returns: an example made by the real code."""
+    try:
+        result = call(*args, **kwargs)
+    except ApiError as refused:
+        return refused.body()
+    if isinstance(result, ApiError):
+        return result.body()
+    raise AssertionError(f"{call.__name__}{args} was accepted")
 
 
 IF_NONE_MATCH = OpenApiParameter(

@@ -9,12 +9,11 @@ import json
 
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiSerializerExtension
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter
 from rest_framework import serializers
 
 from core import jsonbody, ratelimit
-from core.errors import ApiError
-from core.openapi import ref
+from core.openapi import answer, error, example, raised
 from rfq import services, validation
 
 RFQ_EXAMPLE = {
@@ -23,7 +22,6 @@ RFQ_EXAMPLE = {
     "target_market": "HK",
     "buyer_contact": "buyer@example.com",
 }
-EXAMPLE_REFERENCE = "RFQ-7K3M9Q2X4B"
 
 
 class Rfq(serializers.Serializer):
@@ -41,33 +39,22 @@ class RfqExtension(OpenApiSerializerExtension):
         }
 
 
-def _error_of(call) -> dict:
-    try:
-        result = call()
-    except ApiError as error:
-        return error.body()
-    if isinstance(result, ApiError):
-        return result.body()
-    raise AssertionError("the example input was accepted")
+def _refused(name: str, call, *args, **kwargs) -> OpenApiExample:
+    return example(name, raised(call, *args, **kwargs))
 
 
-def _example(name: str, call) -> OpenApiExample:
-    return OpenApiExample(name, value=_error_of(call), response_only=True)
-
-
-def _invalid_parameter(name: str, changes: dict) -> OpenApiExample:
+def _invalid(name: str, changes: dict) -> OpenApiExample:
     payload = {k: v for k, v in {**RFQ_EXAMPLE, **changes}.items() if v is not ...}
-    return _example(name, lambda: validation.RFQ_FORM.clean(payload))
-
-
-def _max_bytes() -> int:
-    return settings.RFQ_MAX_BODY_BYTES
+    return _refused(name, validation.RFQ_FORM.clean, payload)
 
 
 def submit_rfq_schema() -> dict:
     """Keyword arguments for ``extend_schema`` on the view's ``post``."""
     rate = ratelimit.parse_rate(settings.RFQ_RATE_LIMIT) or ratelimit.Rate(10, 3600, "hour")
     example_body = json.dumps(RFQ_EXAMPLE)
+    max_bytes = settings.RFQ_MAX_BODY_BYTES
+    reference = "RFQ-7K3M9Q2X4B"
+    next_text = services.RFQ.next_text(reference)
     return {
         "operation_id": "submitRfq",
         "summary": "Send a request for quote",
@@ -132,89 +119,53 @@ def submit_rfq_schema() -> dict:
             ),
         ],
         "responses": {
-            200: OpenApiResponse(
-                ref("RfqReceipt"),
-                description="Stored (or the replay of an earlier submission with the same "
-                "Idempotency-Key).",
-                examples=[
-                    OpenApiExample(
-                        "Stored",
-                        value=services.Receipt(
-                            EXAMPLE_REFERENCE, services.RFQ.next_text(EXAMPLE_REFERENCE)
-                        ).as_dict(),
-                    )
-                ],
+            200: answer(
+                "RfqReceipt",
+                "Stored (or the replay of an earlier submission with the same Idempotency-Key).",
+                example("Stored", services.Receipt(reference, next_text).as_dict()),
             ),
-            400: OpenApiResponse(
-                ref("Error"),
-                description="The body or a field is invalid (`param` names the field); "
-                "nothing was stored.",
-                examples=[
-                    _invalid_parameter("Missing required field", {"product": ...}),
-                    _invalid_parameter("Unknown field", {"buyer_contcat": "buyer@example.com"}),
-                    _invalid_parameter("Contact not usable", {"buyer_contact": "2123 4567"}),
-                    _invalid_parameter("Unknown market", {"target_market": "UK"}),
-                    _invalid_parameter("Too long", {"quantity": "x" * 101}),
-                    _invalid_parameter("Not a string", {"quantity": 2000}),
-                    _example(
-                        "Not JSON",
-                        lambda: jsonbody.parse_json(b'{"product": "LED"', example=example_body),
-                    ),
-                    _example(
-                        "Not an object",
-                        lambda: validation.RFQ_FORM.clean(["LED street lights"]),
-                    ),
-                    _example(
-                        "Bad idempotency key",
-                        lambda: validation.clean_idempotency_key("two words"),
-                    ),
-                ],
+            400: error(
+                "The body or a field is invalid (`param` names the field); nothing was stored.",
+                _invalid("Missing required field", {"product": ...}),
+                _invalid("Unknown field", {"buyer_contcat": "buyer@example.com"}),
+                _invalid("Contact not usable", {"buyer_contact": "2123 4567"}),
+                _invalid("Unknown market", {"target_market": "UK"}),
+                _invalid("Too long", {"quantity": "x" * 101}),
+                _invalid("Not a string", {"quantity": 2000}),
+                _refused(
+                    "Not JSON", jsonbody.parse_json, b'{"product": "LED"', example=example_body
+                ),
+                _refused("Not an object", validation.RFQ_FORM.clean, ["LED street lights"]),
+                _refused("Bad idempotency key", validation.clean_idempotency_key, "two words"),
             ),
-            411: OpenApiResponse(
-                ref("Error"),
-                description="A chunked body that the server in front cannot read (gunicorn, "
-                "as the run command serves, reads it); send Content-Length. Nothing was stored.",
-                examples=[_example("Chunked body", jsonbody.length_required)],
+            411: error(
+                "A chunked body that the server in front cannot read (gunicorn, as the run "
+                "command serves, reads it); send Content-Length. Nothing was stored.",
+                _refused("Chunked body", jsonbody.length_required),
             ),
-            413: OpenApiResponse(
-                ref("Error"),
-                description=f"The body is larger than {_max_bytes()} bytes; nothing was stored.",
-                examples=[
-                    _example("Too large", lambda: jsonbody.check_length(10**6, _max_bytes()))
-                ],
+            413: error(
+                f"The body is larger than {max_bytes} bytes; nothing was stored.",
+                _refused("Too large", jsonbody.check_length, 10**6, max_bytes),
             ),
-            415: OpenApiResponse(
-                ref("Error"),
-                description="The body is not sent as `application/json` (UTF-8); nothing was "
-                "stored.",
-                examples=[
-                    _example(
-                        "Form data",
-                        lambda: jsonbody.check_content_type("application/x-www-form-urlencoded"),
-                    )
-                ],
+            415: error(
+                "The body is not sent as `application/json` (UTF-8); nothing was stored.",
+                _refused(
+                    "Form data", jsonbody.check_content_type, "application/x-www-form-urlencoded"
+                ),
             ),
-            422: OpenApiResponse(
-                ref("Error"),
-                description="The Idempotency-Key was used before for different content; "
-                "nothing was stored.",
-                examples=[_example("Key reused", services.idempotency_conflict)],
+            422: error(
+                "The Idempotency-Key was used before for different content; nothing was stored.",
+                _refused("Key reused", services.idempotency_conflict),
             ),
-            429: OpenApiResponse(
-                ref("Error"),
-                description="Too many submissions from this client address; nothing was "
-                "stored. Wait `Retry-After` seconds.",
-                examples=[
-                    _example("Rate limited", lambda: services.rate_limited(rate, 1260)),
-                ],
+            429: error(
+                "Too many submissions from this client address; nothing was stored. Wait "
+                "`Retry-After` seconds.",
+                _refused("Rate limited", services.rate_limited, rate, 1260),
             ),
-            503: OpenApiResponse(
-                ref("Error"),
-                description="The submission could not be stored (database unreachable); "
-                "nothing was stored. Send it again after `Retry-After` seconds.",
-                examples=[
-                    _example("Unavailable", lambda: services.unavailable(services.RFQ)),
-                ],
+            503: error(
+                "The submission could not be stored (database unreachable); nothing was "
+                "stored. Send it again after `Retry-After` seconds.",
+                _refused("Unavailable", services.unavailable, services.RFQ),
             ),
         },
     }

@@ -9,7 +9,6 @@ import gzip
 
 from django.http import StreamingHttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse
 from rest_framework.response import Response
 
 from core.api import (
@@ -23,7 +22,7 @@ from core.api import (
     query_params,
 )
 from core.http import negotiated_quality
-from core.openapi import Schema, error, example, public_get, ref
+from core.openapi import Schema, answer, error, example, public_get
 from tenders.read import selectors
 from tenders.read.filters import check_params
 
@@ -42,13 +41,11 @@ class TenderList(PublicView):
         "List tenders",
         "tenders",
         {
-            200: OpenApiResponse(
-                ref("TenderList"),
-                description="A page of rows.",
-                examples=[
-                    example("page", examples.page(), "Full rows"),
-                    example("page in one language", examples.page("zht"), "lang=zht"),
-                ],
+            200: answer(
+                "TenderList",
+                "A page of rows.",
+                example("page", examples.page(), "Full rows"),
+                example("page in one language", examples.page("zht"), "lang=zht"),
             ),
             400: error(
                 "invalid_parameter or invalid_cursor.",
@@ -93,13 +90,11 @@ class TenderDetail(PublicView):
         "Get one tender",
         "tenders",
         {
-            200: OpenApiResponse(
-                ref("TenderOne"),
-                description="The row.",
-                examples=[
-                    example("row", examples.one()),
-                    example("row in one language", examples.one("en"), "lang=en"),
-                ],
+            200: answer(
+                "TenderOne",
+                "The row.",
+                example("row", examples.one()),
+                example("row in one language", examples.one("en"), "lang=en"),
             ),
             400: error(
                 "invalid_parameter (lang, or an unknown parameter).",
@@ -129,14 +124,10 @@ class TenderFacets(PublicView):
         "Filter vocabulary and counts",
         "tenders",
         {
-            200: OpenApiResponse(
-                ref("TenderFacets"),
-                description="Facets.",
-                examples=[
-                    example(
-                        "facets", examples.facets(), "Abridged: every group lists all its values"
-                    )
-                ],
+            200: answer(
+                "TenderFacets",
+                "Facets.",
+                example("facets", examples.facets(), "Abridged: every group lists all its values"),
             ),
             400: error("invalid_parameter: it takes none."),
             503: UNAVAILABLE,
@@ -174,15 +165,15 @@ class FeedHealth(PublicView):
         None,
         "feed",
         {
-            200: OpenApiResponse(
-                ref("FeedHealth"),
-                description="ok or degraded.",
-                examples=[example("ok", examples.health())],
+            200: answer(
+                "FeedHealth",
+                "ok or degraded.",
+                example("ok", examples.health()),
             ),
-            503: OpenApiResponse(
-                ref("FeedHealth"),
-                description="unavailable.",
-                examples=[example("unavailable", examples.health(published=False))],
+            503: answer(
+                "FeedHealth",
+                "unavailable.",
+                example("unavailable", examples.health(published=False)),
             ),
         },
         cache=NO_STORE,
@@ -204,10 +195,10 @@ class SpecCoded(PublicView):
         "Spec-coded detail (gated)",
         "access",
         {
-            403: OpenApiResponse(
-                ref("GatedError"),
-                description="SPEC_CODED_GATED, always.",
-                examples=[example("gated", examples.gated())],
+            403: answer(
+                "GatedError",
+                "SPEC_CODED_GATED, always.",
+                example("gated", examples.gated()),
             )
         },
         parameters=[AT_ID],
@@ -229,10 +220,10 @@ class FlatFile(PublicView):
         "Flat file of all rows",
         "tenders",
         {
-            200: OpenApiResponse(
-                ref("FlatFile"),
-                description="The flat file.",
-                examples=[example("file", examples.flat_file())],
+            200: answer(
+                "FlatFile",
+                "The flat file.",
+                example("file", examples.flat_file()),
             ),
             503: UNAVAILABLE,
         },
