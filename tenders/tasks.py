@@ -33,7 +33,7 @@ from django_tasks import task
 from tenders.read import current
 from tenders.read.postings_store import PostingsError, build_postings
 
-from . import bulk, curation, digests, findings
+from . import bulk, curation, digests, findings, subscriptions
 from .importers.service import (
     UPLOAD_SUFFIXES,
     ImportFailed,
@@ -228,9 +228,12 @@ def send_digests_task(job_id: int) -> dict:
 @task()
 def send_confirmation_task(subscription_id: int) -> bool:
     """A subscription's confirmation mail, sent off the request (see ``subscriptions``)."""
-    from . import subscriptions
+    return digests.send_confirmation(subscription_id)
 
-    return subscriptions.send_confirmation(subscription_id)
+
+@receiver(subscriptions.confirmation_due)
+def _confirmation_by_mail(sender, subscription_id: int, **kwargs) -> None:
+    send_confirmation_task.enqueue(subscription_id=subscription_id)
 
 
 # --- gate checks --------------------------------------------------------------------------
