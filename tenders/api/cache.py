@@ -67,8 +67,9 @@ class Kept:
         # As ResponseHeaders holds them (lower-case name: (name, value)), checked once.
         self.headers = headers
 
-    def response(self, body: bytes | None = None, status: int = 200) -> HttpResponse:
-        response = HttpResponse(self.body if body is None else body, status=status)
+    def response(self, body: bytes | None = None) -> HttpResponse:
+        """The 200 again; with ``body`` (and its length) instead of the kept one if given."""
+        response = HttpResponse(self.body if body is None else body)
         headers = dict(self.headers)
         if body is not None:
             headers["content-length"] = ("Content-Length", str(len(body)))
