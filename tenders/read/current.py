@@ -328,8 +328,8 @@ def _snapshot(naming: Collection[str], fresh: bool) -> Snapshot:
 
 def kept_snapshot(*, naming: Collection[str] = (), connect: bool = True) -> Snapshot | object:
     """What ``current_snapshot(naming=naming)`` would answer without asking the database, or
-    ``UNKNOWN`` when it would ask (no listener, a notification read, a snapshot named that is
-    not the kept one). Never queries: a caller that gets ``UNKNOWN`` takes the whole way.
+    ``UNKNOWN`` when it would ask (no listener or marker, a switch noticed, a snapshot named
+    that is not the kept one). Never queries: a caller that gets ``UNKNOWN`` takes the whole way.
     ``connect=False``: nor makes a listener (outside a request's answer limit)."""
     watch = _watch()
     if watch is None:
