@@ -296,7 +296,6 @@ TOOLS = (
         output_schema=LIST_ENVELOPE,
         handler=_list_tenders,
         annotations=READ_ONLY,
-        per_snapshot=True,
     ),
     Tool(
         name="get_tender",
@@ -308,7 +307,6 @@ TOOLS = (
         output_schema=ONE_ENVELOPE,
         handler=_get_tender,
         annotations=READ_ONLY,
-        per_snapshot=True,
     ),
     Tool(
         name="tender_facets",
@@ -391,4 +389,4 @@ TOOLS = (
     ),
 )
 
-REGISTRY = ToolRegistry(TOOLS, memo=domain)
+REGISTRY = ToolRegistry(TOOLS)
