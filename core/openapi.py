@@ -172,9 +172,9 @@ def public_get(
     """``extend_schema`` of a keyless GET (the view's docstring is its description): CORS on
     every answer to a GET, 405 for other methods; with the public cache also If-None-Match,
     304, ETag and Cache-Control."""
-    responses = dict(responses)
     if cache == PUBLIC_CACHE:
-        responses[304] = NOT_MODIFIED
+        ok = {code: answer for code, answer in responses.items() if code < 300}
+        responses = {**ok, 304: NOT_MODIFIED, **responses}
         parameters = [*parameters, IF_NONE_MATCH]
     headers = _headers(list(responses), cache, vary)
     return extend_schema(
