@@ -140,6 +140,31 @@ def test_a_repeated_listing_or_row_is_served_by_the_cache_without_a_query(
     assert len(taken) == 1
 
 
+def test_the_facets_are_kept_while_their_freshness_holds(client, feed, settings, monkeypatch):
+    facets = f"{URL}/facets"
+    fresh = client.get(facets)
+    assert fresh.status_code == 200 and fresh.json()["meta"]["feed_fresh"] is True
+    views = []
+    facets_answer = selectors.facets_answer
+    monkeypatch.setattr(
+        selectors, "facets_answer", lambda *a, **k: views.append(1) or facets_answer(*a, **k)
+    )
+    with no_queries():
+        assert whole(client.get(facets)) == whole(fresh)
+        assert client.get(facets, HTTP_IF_NONE_MATCH=fresh["ETag"]).status_code == 304
+    assert views == []
+    # Once the feed is stale (older than the setting says), the kept one is not served.
+    settings.TENDERS_FEED_FRESH_DAYS = -30
+    stale = client.get(facets)
+    assert stale.json()["meta"]["feed_fresh"] is False and stale["ETag"] != fresh["ETag"]
+    assert views == [1]
+    # A degraded answer holds for the rest of the snapshot's life.
+    with no_queries():
+        assert whole(client.get(facets)) == whole(stale)
+        assert client.get(facets, HTTP_IF_NONE_MATCH=fresh["ETag"]).status_code == 200
+    assert views == [1]
+
+
 def test_a_host_the_stack_refuses_is_refused_however_often_asked(client, feed):
     assert client.get(URL).status_code == 200
     assert client.get(URL).status_code == 200  # kept

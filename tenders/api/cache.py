@@ -2,9 +2,10 @@
 
 A 200 of ``GET /api/v1/tenders``, ``GET /api/v1/tenders/<id>`` or of a ``tools/call`` of
 ``list_tenders`` or ``get_tender`` on ``POST /mcp`` depends only on the current snapshot and
-the request. So this middleware keeps each such response as the whole stack sent it (status,
-headers, body) and answers the same request again with it, before any other middleware runs,
-without a query.
+the request; one of ``GET /api/v1/tenders/facets`` too, while the feed stays as fresh as it
+was (the view gives the check: ``response.cacheable_while``, asked on every hit). So this
+middleware keeps each such response as the whole stack sent it (status, headers, body) and
+answers the same request again with it, before any other middleware runs, without a query.
 
 The key is the snapshot (pk and etag), the surface and the request in a canonical form:
 
@@ -19,7 +20,7 @@ a marker file on SQLite); when it is not known, the request takes the whole way.
 snapshot makes every older key unreachable; the least recently used entries leave first
 (``tenders.read.answers.responses``, bounded by bytes).
 
-A request with ``If-None-Match`` naming the kept snapshot gets a 304 made from the kept 200's
+A request with ``If-None-Match`` matching the kept 200's ETag gets a 304 made from its
 headers, as the whole stack makes it. Anything the middleware stack could answer otherwise (a
 Host it refuses, user agents refused by settings, a redirect to www, a browser's ``Origin`` on
 ``/mcp``) takes the whole way.
@@ -38,7 +39,6 @@ from tenders.read import answers, current
 
 LISTING = "/api/v1/tenders"
 ROW = "/api/v1/tenders/"
-FACETS = "/api/v1/tenders/facets"
 MCP = "/mcp"
 # The tools whose result is a function of the snapshot and the arguments alone.
 TOOLS = frozenset({"list_tenders", "get_tender"})
@@ -60,12 +60,15 @@ BODY = frozenset({"content-type", "content-length"})
 class Kept:
     """A response as the whole stack sent it. For MCP, ``body`` is what follows the id."""
 
-    __slots__ = ("body", "headers")
+    __slots__ = ("body", "etag", "headers", "holds")
 
-    def __init__(self, body: bytes, headers: dict):
+    def __init__(self, body: bytes, headers: dict, holds=None):
         self.body = body
         # As ResponseHeaders holds them (lower-case name: (name, value)), checked once.
         self.headers = headers
+        self.etag = headers.get("etag", ("", ""))[1].strip('"')
+        # Whether the response still holds (asked on every hit); None: for the snapshot's life.
+        self.holds = holds
 
     def response(self, body: bytes | None = None) -> HttpResponse:
         """The 200 again; with ``body`` (and its length) instead of the kept one if given."""
@@ -107,7 +110,7 @@ def _rest_request(request) -> str | None:
     if request.method not in ("GET", "HEAD"):
         return None
     path = request.path_info
-    if path != LISTING and not (path.startswith(ROW) and path != FACETS):
+    if path != LISTING and not path.startswith(ROW):
         return None
     return f"{request.scheme}:{path}?{request.META.get('QUERY_STRING', '')}"
 
@@ -182,8 +185,9 @@ class ResponseCache:
         snapshot = current.kept_snapshot(naming=named, connect=False)
         if snapshot is not current.UNKNOWN and snapshot is not None:
             found = answers.responses().get(_key(snapshot, "rest", spelled))
-            if found is not None and _answered_alike(request):
-                if conditional and etag_matches(request, snapshot[1]):
+            holds = found is not None and (found.holds is None or found.holds())
+            if holds and _answered_alike(request):
+                if conditional and etag_matches(request, found.etag):
                     return found.not_modified()
                 return found.response()
         with current.serving() as served:
@@ -191,7 +195,8 @@ class ResponseCache:
         if _keepable(response) and len(served) == 1:
             (snapshot,) = served
             if snapshot is not None:
-                found = Kept(response.content, _headers(response))
+                holds = getattr(response, "cacheable_while", None)
+                found = Kept(response.content, _headers(response), holds)
                 answers.responses().put(_key(snapshot, "rest", spelled), found)
         return response
 

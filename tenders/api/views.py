@@ -6,6 +6,7 @@ docstring is its description.
 """
 
 import gzip
+from collections.abc import Callable
 
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils import timezone
@@ -38,10 +39,11 @@ def snapshot_response(answer: Answer, etag: str) -> HttpResponse:
     return cache_headers(HttpResponse(answer.body, content_type="application/json"), etag)
 
 
-def cacheable(response: HttpResponse) -> HttpResponse:
+def cacheable(response: HttpResponse, holds: Callable[[], bool] | None = None) -> HttpResponse:
     """Marked for the response cache (``tenders.api.cache``): a function of the snapshot and
-    the request alone."""
+    the request alone; with ``holds``, only while it answers True (asked on every hit)."""
     response.cacheable = True
+    response.cacheable_while = holds
     return response
 
 
@@ -149,10 +151,13 @@ class TenderFacets(PublicView):
         issue = selectors.require_current_issue(naming=named_snapshots(request))
         # meta tells whether the feed is fresh, which changes with time within one snapshot.
         now = timezone.now()
-        etag = issue.snapshot_etag + ("" if selectors.is_fresh(issue, now) else "-degraded")
+        fresh = selectors.is_fresh(issue, now)
+        etag = issue.snapshot_etag + ("" if fresh else "-degraded")
         if etag_matches(request, etag):
             return not_modified(etag)
-        return snapshot_response(selectors.facets_answer(issue=issue, now=now), etag)
+        response = snapshot_response(selectors.facets_answer(issue=issue, now=now), etag)
+        # Kept while the feed is as fresh as it was (the clock and the setting decide).
+        return cacheable(response, holds=lambda: selectors.is_fresh(issue) == fresh)
 
 
 class HealthSchema(Schema):
