@@ -30,7 +30,7 @@ urlpatterns = [
     # The listing and one row answer what this process answered before first (tenders.api.fast).
     path(
         "api/v1/tenders",
-        short_way("list", tender_views.TenderList.as_view()),
+        short_way("list", tender_views.TenderViewSet.as_view({"get": "list"})),
         name="tender-list",
     ),
     path("api/v1/tenders/facets", tender_views.TenderFacets.as_view(), name="tender-facets"),
@@ -38,7 +38,7 @@ urlpatterns = [
     # 404 body (and every id the same 403).
     path(
         "api/v1/tenders/<text:at_id>",
-        short_way("row", tender_views.TenderDetail.as_view()),
+        short_way("row", tender_views.TenderViewSet.as_view({"get": "retrieve"})),
         name="tender",
     ),
     path("api/v1/spec-coded/<text:at_id>", tender_views.SpecCoded.as_view(), name="spec-coded"),
