@@ -162,11 +162,16 @@ def _message(
     return message
 
 
-def send_confirmation(subscription: Subscription) -> bool:
-    """The one mail an address gets before it confirmed. A failing server is logged: the
-    person may ask again."""
+def send_confirmation(subscription_id: int, *, now: datetime | None = None) -> bool:
+    """Mail the confirmation link, the one mail an address gets before it confirmed, unless
+    ``subscriptions.to_confirm`` says not to; True when it was sent. A failing server is
+    logged: the person may ask again."""
     from django.utils.translation import gettext_lazy as _
 
+    now = now or timezone.now()
+    subscription = subscriptions.to_confirm(subscription_id, now)
+    if subscription is None:
+        return False
     rendered = _render(
         subscription,
         _("Confirm your weekly tender digest"),
@@ -182,6 +187,7 @@ def send_confirmation(subscription: Subscription) -> bool:
     except Exception:
         log.exception("Confirmation of subscription #%s not sent", subscription.pk)
         return False
+    subscriptions.confirmation_sent(subscription, now)
     return True
 
 

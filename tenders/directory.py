@@ -14,20 +14,18 @@ week; they can only make the gate stricter where they occur) from names edited o
 """
 
 import hashlib
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.dispatch import Signal
 
 from .models import PublicBody, PublicBodyName
+from .models.directory import NAME_MAX, name_key
 
-NAME_MAX = 300
-
-
-def name_key(name: str) -> str:
-    """A name folded for comparison: NFKC, case-folded, runs of white space as one space."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())[:NAME_MAX]
+# Sent after ``remember_bodies`` added names (a bulk insert sends no ``post_save``); the gate's
+# cache listens (``tenders.apps``).
+names_added = Signal()
 
 
 @dataclass(frozen=True)
@@ -104,11 +102,9 @@ def remember_bodies(entries: Iterable[BodyEntry]) -> int:
                 )
             )
     if new_names:
-        from .sanitize.loading import forget_gate
-
         created = PublicBodyName.objects.bulk_create(new_names, ignore_conflicts=True)
         added = len(created)
-        forget_gate()
+        names_added.send(sender=PublicBodyName, count=added)
     return added
 
 

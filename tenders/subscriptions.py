@@ -1,6 +1,7 @@
 """Saved searches mailed each week: subscribing (double opt-in), confirming, leaving, managing,
 erasing. Every surface (the listing page's form, the signed links in the mails, the admin)
-calls these; the digest itself is ``tenders.digests``.
+calls these; the mails (the confirmation and the digest) are ``tenders.digests``, sent by a
+worker (``tenders.tasks``).
 
 Privacy rules kept here:
 - ``subscribe`` answers the same way for every address (it returns nothing): whether the
@@ -24,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -50,6 +52,10 @@ MANAGE_SALT = "tenders.subscriptions.manage"
 MANAGE_DAYS = 60
 
 _email = EmailValidator(allowlist=[])
+
+# Sent with ``subscription_id`` when a confirmation mail is to be sent: ``tenders.tasks`` queues
+# ``digests.send_confirmation`` for a worker.
+confirmation_due = Signal()
 
 
 # --- the address and the search --------------------------------------------------------------
@@ -154,8 +160,8 @@ def subscribe(
 ) -> None:
     """Ask for the digest of a search: validate, limit the network, record it, and queue the
     confirmation mail. The request does the same work for every address (the mail is decided
-    and sent by ``send_confirmation``, in a worker), so neither its answer nor its time tells
-    whether the address was new, waiting or already confirmed."""
+    and sent by ``digests.send_confirmation``, in a worker), so neither its answer nor its time
+    tells whether the address was new, waiting or already confirmed."""
     address = clean_email(email)
     lang = clean_lang(lang)
     query, key = saved_search(params)
@@ -171,29 +177,26 @@ def subscribe(
             )
     except IntegrityError:  # the same request twice at once: the other one queues the mail
         return
-    from .tasks import send_confirmation_task
-
-    send_confirmation_task.enqueue(subscription_id=subscription.pk)
+    confirmation_due.send(sender=Subscription, subscription_id=subscription.pk)
 
 
-def send_confirmation(subscription_id: int, *, now: datetime | None = None) -> bool:
-    """Mail the confirmation link unless the subscription is gone or confirmed, or the address
-    had its ``SUBSCRIPTION_ADDRESS_RATE_LIMIT`` of them; True when it was sent."""
+def to_confirm(subscription_id: int, now: datetime) -> Subscription | None:
+    """The subscription a confirmation mail may go to now, taking one of its address's
+    ``SUBSCRIPTION_ADDRESS_RATE_LIMIT``; None when it is gone or confirmed, or the address had
+    its limit."""
     subscription = Subscription.objects.filter(pk=subscription_id).first()
     if subscription is None or subscription.confirmed:
-        return False
-    now = now or timezone.now()
+        return None
     if not _limit(
         "subscribe-address", subscription.email.lower(), "SUBSCRIPTION_ADDRESS_RATE_LIMIT", now
     ):
         log.info("Confirmation of #%s not sent: address over its limit.", subscription_id)
-        return False
-    from . import digests
+        return None
+    return subscription
 
-    if not digests.send_confirmation(subscription):
-        return False
+
+def confirmation_sent(subscription: Subscription, now: datetime) -> None:
     Subscription.objects.filter(pk=subscription.pk).update(confirmation_sent_at=now)
-    return True
 
 
 def _limit(scope: str, subject: str, setting: str, now: datetime, refuse: bool = False) -> bool:

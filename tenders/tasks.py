@@ -33,7 +33,7 @@ from django_tasks import task
 from tenders.read import current
 from tenders.read.postings_store import PostingsError, build_postings
 
-from . import bulk, curation, digests, findings
+from . import bulk, curation, digests, findings, subscriptions
 from .importers.service import (
     UPLOAD_SUFFIXES,
     ImportFailed,
@@ -110,17 +110,19 @@ def _publication_abandoned(sender, job: Job, **kwargs) -> None:
         discard_abandoned_builds(since=job.started_at)
 
 
-# --- search postings ----------------------------------------------------------------------
+# --- jobs of each new current issue -------------------------------------------------------
+# A job per issue, queued after the switch: its search postings, and its digests when anyone
+# subscribed. Queueing never fails the publication, which is already current.
 
 
-def postings_enqueue(issue: Issue) -> Job | None:
-    """Queue the build of ``issue``'s search postings (None: one is queued or running)."""
+def _issue_enqueue(issue: Issue, *, task, kind: str, label: str) -> Job | None:
+    """Queue the ``kind`` job of ``issue`` (None: one is queued or running for it)."""
     try:
         return job_enqueue(
-            task=build_postings_task,
-            kind=POSTINGS,
-            label=f"Search postings of {issue.issue_id}",
-            lock_key=f"{POSTINGS}:{issue.pk}",
+            task=task,
+            kind=kind,
+            label=f"{label} of {issue.issue_id}",
+            lock_key=f"{kind}:{issue.pk}",
             user=None,
             arguments={"issue": issue.pk},
         )
@@ -128,14 +130,36 @@ def postings_enqueue(issue: Issue) -> Job | None:
         return None
 
 
-@receiver(current.switched)
-def _postings_after_switch(sender, issue: Issue, **kwargs) -> None:
-    """Every snapshot that becomes current gets its postings; until they are built, counts
-    read rows as before. Never fails the publication that is already current."""
+def postings_enqueue(issue: Issue) -> Job | None:
+    """Queue the build of ``issue``'s search postings (until they are built, counts read rows
+    as before)."""
+    return _issue_enqueue(issue, task=build_postings_task, kind=POSTINGS, label="Search postings")
+
+
+def digests_enqueue(issue: Issue) -> Job | None:
+    """Queue the mailing of ``issue``'s digests."""
+    return _issue_enqueue(issue, task=send_digests_task, kind=DIGEST, label="Digests")
+
+
+@contextlib.contextmanager
+def _logged(what: str, issue: Issue):
+    """An error of queueing is logged, never raised."""
     try:
-        postings_enqueue(issue)
+        yield
     except Exception:
-        log.exception("Queueing the search postings of issue #%s failed.", issue.pk)
+        log.exception("Queueing the %s of issue #%s failed.", what, issue.pk)
+
+
+@receiver(current.switched)
+def _jobs_after_switch(sender, issue: Issue, **kwargs) -> None:
+    with _logged("search postings", issue):
+        postings_enqueue(issue)
+    with _logged("digests", issue):
+        if Subscription.objects.filter(confirmed_at__isnull=False).exists():
+            digests_enqueue(issue)
+
+
+# --- search postings ----------------------------------------------------------------------
 
 
 def _build_postings(job: Job, progress: Progress) -> Outcome:
@@ -167,32 +191,6 @@ def build_postings_task(job_id: int) -> dict:
 
 
 # --- digests of saved searches -------------------------------------------------------------
-
-
-def digests_enqueue(issue: Issue) -> Job | None:
-    """Queue the mailing of ``issue``'s digests (None: one is queued or running for it)."""
-    try:
-        return job_enqueue(
-            task=send_digests_task,
-            kind=DIGEST,
-            label=f"Digests of {issue.issue_id}",
-            lock_key=f"{DIGEST}:{issue.pk}",
-            user=None,
-            arguments={"issue": issue.pk},
-        )
-    except JobBusy:
-        return None
-
-
-@receiver(current.switched)
-def _digests_after_switch(sender, issue: Issue, **kwargs) -> None:
-    """Each published issue is mailed to the confirmed subscriptions (when there are any).
-    Never fails the publication that is already current."""
-    try:
-        if Subscription.objects.filter(confirmed_at__isnull=False).exists():
-            digests_enqueue(issue)
-    except Exception:
-        log.exception("Queueing the digests of issue #%s failed.", issue.pk)
 
 
 def _send_digests(job: Job, progress: Progress) -> Outcome:
@@ -228,9 +226,12 @@ def send_digests_task(job_id: int) -> dict:
 @task()
 def send_confirmation_task(subscription_id: int) -> bool:
     """A subscription's confirmation mail, sent off the request (see ``subscriptions``)."""
-    from . import subscriptions
+    return digests.send_confirmation(subscription_id)
 
-    return subscriptions.send_confirmation(subscription_id)
+
+@receiver(subscriptions.confirmation_due)
+def _confirmation_by_mail(sender, subscription_id: int, **kwargs) -> None:
+    send_confirmation_task.enqueue(subscription_id=subscription_id)
 
 
 # --- gate checks --------------------------------------------------------------------------

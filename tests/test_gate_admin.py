@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from tenders import allowances, curation, services
 from tenders.models import GateAllowance, PublicBody, PublicBodyName, SourceTender
-from tenders.sanitize import gate_fingerprint
-from tenders.sanitize.loading import current_gate
+from tenders.sanitize.loading import current_gate, gate_fingerprint
 from tests.conftest import add_vocabulary_words
 from tests.factories import SourceTenderFactory
 from tests.staff_support import sign_in

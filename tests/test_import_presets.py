@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tenders import jobs, tasks
-from tenders.importers import canadabuys, harvest, ted
+from tenders.importers import canadabuys, checkpoints, harvest, ted
 from tenders.importers import service as import_service
 from tenders.importers.http import HttpPolicy
 from tenders.importers.presets import BY_SLUG, PRESETS, presets_install
@@ -594,14 +594,14 @@ def test_a_file_preset_waits_out_a_429_burst_and_a_killed_run_reads_the_file_aga
 
 def test_windows_parameters_and_checkpoints():
     now = datetime(2026, 11, 27, 18, 0, tzinfo=UTC)
-    assert harvest.window_start({}, {}, now) == now - timedelta(days=7)
-    assert harvest.window_start(
+    assert checkpoints.window_start({}, {}, now) == now - timedelta(days=7)
+    assert checkpoints.window_start(
         {"overlap_minutes": 30}, {"since": "2026-11-27T06:00:00+00:00"}, now
     ) == datetime(2026, 11, 27, 5, 30, tzinfo=UTC)
     assert harvest.with_param("https://x/a?stages=tender&updatedFrom=1", "updatedFrom", "2") == (
         "https://x/a?stages=tender&updatedFrom=2"
     )
-    assert harvest.finish(
+    assert checkpoints.finish(
         {"asked_at": "A", "next": "n", "window_from": "w", "etag": '"e"'}, started=now
     ) == {"since": "A", "etag": '"e"'}
     assert ted.search_body("", since_day="20261120", token=None)["query"] == (

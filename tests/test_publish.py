@@ -21,7 +21,7 @@ from tenders.publication.warm import common_requests, warm_answers
 from tenders.read.rows import ROW_FIELDS
 from tenders.read.selectors import current_issue
 from tenders.sanitize import fingerprint
-from tenders.sanitize.loading import allowances_fingerprint
+from tenders.sanitize.loading import allowances_fingerprint, gate_fingerprint
 from tests.factories import SourceTenderFactory, category
 
 pytestmark = pytest.mark.django_db
@@ -456,11 +456,11 @@ def test_progress_reports_each_phase_in_order(t0):
 
 def test_gate_fingerprint_follows_the_gate_rules_and_the_directory(monkeypatch):
     allowed = allowances_fingerprint()
-    before = fingerprint.gate_fingerprint()
+    before = gate_fingerprint()
     assert before == f"gate-5:{directory_fingerprint()}:{allowed}"
     # A body the seed list (migrations 0011, 0013) does not have.
     remember_bodies([BodyEntry(market="HK", names=[BodyName("Harbour Ferry Authority", "en")])])
-    after = fingerprint.gate_fingerprint()
+    after = gate_fingerprint()
     assert after != before and after == f"gate-5:{directory_fingerprint()}:{allowed}"
     monkeypatch.setattr(fingerprint, "GATE_VERSION", 5)
-    assert fingerprint.gate_fingerprint() == f"gate-5:{directory_fingerprint()}:{allowed}"
+    assert gate_fingerprint() == f"gate-5:{directory_fingerprint()}:{allowed}"

@@ -8,9 +8,9 @@ import pytest
 from tenders.chinese import to_simplified, to_traditional
 from tenders.markets import MARKETS
 from tenders.vocabulary import build as vocabulary_build
-from tenders.vocabulary.classify import by_code, by_title, classify, refine
+from tenders.vocabulary.classify import by_code, by_title, classify, refine, search
 from tenders.vocabulary.coverage import template_texts, vocabulary
-from tenders.vocabulary.cpv import concept, concepts, in_subtree, level_of, nearest, parent, search
+from tenders.vocabulary.cpv import concept, concepts, in_subtree, level_of, nearest, parent
 from tenders.vocabulary.learn import learn
 from tenders.vocabulary.summaries import BUYER_KINDS, PROCEDURES, Facts, build
 

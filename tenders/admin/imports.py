@@ -20,7 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from .. import tasks
-from ..importers import harvest
+from ..importers import checkpoints
 from ..importers.presets import presets_install
 from ..importers.service import UPLOAD_SUFFIXES, ImportFailed, check_market
 from ..jobs import JobBusy
@@ -109,7 +109,7 @@ class ImportSourceForm(forms.ModelForm):
             and data.get("url") != stored.url
             and data.get("checkpoint") == stored.checkpoint
         ):
-            data["checkpoint"] = harvest.for_new_address(stored.checkpoint)
+            data["checkpoint"] = checkpoints.for_new_address(stored.checkpoint)
         url = (data.get("url") or "").strip()
         if url and not url.lower().startswith(("http://", "https://", "/")):
             self.add_error("url", "Give an http(s) address, or an absolute path on the server.")

@@ -25,8 +25,8 @@ from ..jobs import JobBusy
 from ..models import SourceTender
 from ..sanitize import KIND_LABELS, Finding, clean_text
 from ..sanitize.allow import NEVER_ALLOWED
+from ..vocabulary.classify import search as search_concepts
 from ..vocabulary.cpv import concept
-from ..vocabulary.cpv import search as search_concepts
 from ..vocabulary.summaries import CATEGORY_CONCEPTS
 from .bulk import BulkActions
 from .imports import imported_notice_html

@@ -6,7 +6,8 @@
   each ``pieces(location)`` (stream a file, a folder or a URL) and ``build(notice_id,
   payloads)`` (a procedure's current state); no database;
 - ``harvest``: what a configured source asks for (a window since its checkpoint, TED's
-  search then each notice, a file only when it changed) and where a run can resume;
+  search then each notice, a file only when it changed);
+- ``checkpoints``: where a run can resume and where the next one starts;
 - ``presets``: the ready-made sources of the publishers' public endpoints;
 - ``sources``: files, folders, repaired UTF-8, grouping pieces by procedure in bounded memory;
 - ``http``: a session spacing its requests and naming a contact, retries honouring

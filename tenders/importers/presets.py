@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from ..models import ImportSource
-from . import harvest
+from . import checkpoints
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ def presets_install(*, slugs: list[str] | None = None) -> list[tuple[ImportSourc
             done.append((source, True))
             continue
         if source.url != preset.url:
-            source.checkpoint = harvest.for_new_address(source.checkpoint)
+            source.checkpoint = checkpoints.for_new_address(source.checkpoint)
         for name, value in _fields(preset).items():
             setattr(source, name, value)
         # Staff's own query (TED) and tuning stay; the preset fills in what is missing.

@@ -57,9 +57,9 @@ from ..models import (
 from ..sanitize import RecordSecrets, scan
 from ..vocabulary.classify import classify as classify_concepts
 from ..vocabulary.summaries import CATEGORY_CONCEPTS
-from . import canadabuys, csvfile, eforms, gld, harvest, http, ocds, ted
+from . import canadabuys, checkpoints, csvfile, eforms, gld, harvest, http, ocds, ted
+from .checkpoints import Mark
 from .classify import classify
-from .harvest import Mark
 from .http import HttpPolicy
 from .notice import Failure, Notice, Piece, ReadError, Skip, iso_day, json_default
 from .sources import group_pieces
@@ -244,7 +244,7 @@ def import_notices(
         if len(run.files) < 2:  # one file: the run's own counts say it all
             run.files = {}
         if state is not None:
-            _save_checkpoint(context, harvest.finish(state, started=started))
+            _save_checkpoint(context, checkpoints.finish(state, started=started))
     except (ReadError, OSError) as exc:
         run.state, run.error = ImportRun.State.FAILED, str(exc)
     except Exception as exc:

@@ -1,4 +1,4 @@
-"""TED's Search API v3, then each notice's eForms XML. Pure parts: no database, no network.
+"""TED's Search API v3, then each notice's eForms XML. No database.
 
 The search is a ``POST`` of an expert query (``https://api.ted.europa.eu/v3/notices/search``)
 answering publication numbers a page at a time; in ``ITERATION`` mode each answer carries an
@@ -6,14 +6,17 @@ answering publication numbers a page at a time; in ``ITERATION`` mode each answe
 on the total in this mode). Each notice's XML is a second request, to the ``links.xml.MUL``
 address the answer gives or ``https://ted.europa.eu/en/notice/{number}/xml``. The XML is read
 by the eForms reader, so a notice imported from TED and the same notice from a file are one
-record (scheme ``eforms``). The fetching loop, with its checkpoints, is ``harvest._ted``.
+record (scheme ``eforms``). ``search_pieces`` is the fetching loop, with a ``Mark`` after each
+page of the search (``checkpoints``), so a run resumes at the page it stopped.
 """
 
 import json
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from . import eforms, http
+from .checkpoints import Mark, window
 from .notice import Failure, Piece, ReadError
 
 SEARCH_URL = "https://api.ted.europa.eu/v3/notices/search"
@@ -79,6 +82,47 @@ def notice_piece(data: bytes, place: str) -> Piece | Failure:
     return eforms.piece(data, place)
 
 
+def search_pieces(
+    url: str, options: dict, checkpoint: dict, session: http.Session, now: datetime
+) -> Iterator[Piece | Failure | Mark]:
+    """The notices of the search at ``url`` published since the window's day, a ``Mark`` after
+    each page; a resumed run starts at the page its checkpoint names."""
+    window_from, asked_at, token = window(options, checkpoint, now)
+    day = datetime.fromisoformat(window_from).strftime("%Y%m%d")
+    template = options.get("xml_url") or XML_URL
+    page = 0
+    while True:
+        page += 1
+        body = search_body(options.get("query", ""), since_day=day, token=token)
+        try:
+            response = session.open(url, data=body)
+        except http.Gone:
+            if token is None or token != checkpoint.get("next"):
+                raise
+            yield Failure(
+                f"search page {page}",
+                "",
+                "the saved iteration token has expired at TED; the search was asked again",
+            )
+            token = None
+            continue
+        with response:
+            found, following = page_notices(load_json(response.read()), template)
+        for number, xml_url in found:
+            try:
+                notice = session.open(xml_url, accept="application/xml")
+            except http.Gone as exc:
+                yield Failure(f"notice {number}", "", f"{exc} TED found it but has no XML for it.")
+                continue
+            with notice:
+                yield notice_piece(notice.read(), f"notice {number}")
+        if not found or not following:
+            yield Mark({"window_from": window_from, "asked_at": asked_at, "next": None})
+            return
+        token = following
+        yield Mark({"window_from": window_from, "asked_at": asked_at, "next": token})
+
+
 def pieces(
     location: str,
     *,
@@ -89,16 +133,7 @@ def pieces(
 ) -> Iterator[Piece | Failure]:
     """Every open notice the search at ``location`` finds from the last week (no query; a
     configured source keeps its query and where it stopped)."""
-    from datetime import UTC, datetime
-
-    from .harvest import Mark
-    from .harvest import pieces as harvest_pieces
-
     session = session or http.Session(policy=policy or http.HttpPolicy(), sleep=sleep)
-    found = harvest_pieces(
-        None, "ted", location, options={}, checkpoint={}, market="EU", session=session,
-        now=datetime.now(UTC),
-    )  # fmt: skip
-    for item in found:
+    for item in search_pieces(location, {}, {}, session, datetime.now(UTC)):
         if not isinstance(item, Mark):
             yield item

@@ -7,9 +7,18 @@ public text against the whole directory, not only the record's own buyer. Privat
 reaches a public surface.
 """
 
+import unicodedata
+
 from django.db import models
 
 from ..markets import MARKET_CHOICES
+
+NAME_MAX = 300
+
+
+def name_key(name: str) -> str:
+    """A name folded for comparison: NFKC, case-folded, runs of white space as one space."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())[:NAME_MAX]
 
 
 class PublicBody(models.Model):
@@ -102,7 +111,5 @@ class PublicBodyName(models.Model):
         return self.name
 
     def save(self, *args, **kwargs):
-        from ..directory import name_key
-
         self.key = name_key(self.name)
         super().save(*args, **kwargs)

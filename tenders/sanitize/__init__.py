@@ -23,9 +23,9 @@ findings they marked as not a leak, for one record or everywhere.
 
 A ``Gate`` is plain values (directory patterns, allowances), so publication hands it to its
 worker processes; each builds its matcher once. ``loading.current_gate()`` builds the gate the
-database describes; ``gate_fingerprint()`` changes whenever the gate could decide differently
-(rules, directory, allow-lists), so the cached gate is rebuilt. Publication is finer: a rule
-change plans every row again, a change of the data only the rows it can affect
+database describes; ``loading.gate_fingerprint()`` changes whenever the gate could decide
+differently (rules, directory, allow-lists), so the cached gate is rebuilt. Publication is finer:
+a rule change plans every row again, a change of the data only the rows it can affect
 (``publication.sources``).
 """
 
@@ -36,7 +36,7 @@ from ..markets import MARKETS
 from ..vocabulary.coverage import vocabulary as public_vocabulary
 from .allow import Allowance, allowance_problem, is_allowed
 from .detectors import high_spans, low_spans
-from .fingerprint import GATE_VERSION, gate_fingerprint
+from .fingerprint import GATE_VERSION
 from .names import NameEntry, NameMatcher, Pattern, compile_patterns, stands_as_name
 from .numbers import is_reference_like
 from .secrets import Needles, RecordSecrets, contact_names_in, secret_needles, source_host
@@ -355,7 +355,6 @@ __all__ = [
     "excerpt",
     "fold",
     "fold_map",
-    "gate_fingerprint",
     "is_reference_like",
     "scan",
     "scan_text",

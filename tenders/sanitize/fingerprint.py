@@ -3,8 +3,9 @@
 Anything that can change a finding is part of the fingerprint: the rules (``GATE_VERSION``,
 bumped with every change to the detectors or the secrets' variants) and the data the gate reads
 (the directory of public bodies, the curators' allow-lists). The gate's cache in each process
-holds while it is unchanged. Publication is finer (``publication.sources``): a rule change
-plans every row again, while a change of the data plans again only the rows it can affect.
+holds while it is unchanged (``loading.gate_fingerprint`` reads the data's part). Publication
+is finer (``publication.sources``): a rule change plans every row again, while a change of the
+data plans again only the rows it can affect.
 """
 
 # Bump on any change to what the gate finds: planned rows kept from before are then replanned.
@@ -19,11 +20,3 @@ GATE_VERSION = 5
 def fingerprint_of(directory: str, allowances: str) -> str:
     """The gate's fingerprint from the fingerprints of its directory and allow-lists."""
     return f"gate-{GATE_VERSION}:{directory}:{allowances}"
-
-
-def gate_fingerprint() -> str:
-    # Imported here: the gate itself is pure and runs in worker processes without Django.
-    from ..directory import directory_fingerprint
-    from .loading import allowances_fingerprint
-
-    return fingerprint_of(directory_fingerprint(), allowances_fingerprint())

@@ -4,7 +4,7 @@ The one module of the package that reads the database; the pure modules never im
 (planning workers receive a built ``Gate``). ``current_gate()`` is cached per process: a new
 directory name or allowance saved in this process is seen at once (signals drop the cache),
 one saved by another process within ``CACHE_SECONDS``; ``fresh=True`` always compares the
-fingerprint (``fingerprint.gate_fingerprint``). Publication asks for ``gate_and_data()``: the
+fingerprint (``gate_fingerprint``). Publication asks for ``gate_and_data()``: the
 gate with the data it was built from, read together, so what it records about its plan is
 exactly what its gate read.
 """
@@ -15,11 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..directory import DirectoryName, directory_names, names_fingerprint
+from ..directory import DirectoryName, directory_fingerprint, directory_names, names_fingerprint
 from ..models import GateAllowance, PublicBody
 from . import Gate
 from .allow import Allowance
-from .fingerprint import fingerprint_of, gate_fingerprint
+from .fingerprint import fingerprint_of
 from .names import NameEntry, compile_patterns
 
 CACHE_SECONDS = 5.0
@@ -44,6 +44,12 @@ def allowances_digest(rows: Iterable[AllowanceRow]) -> str:
 
 def allowances_fingerprint() -> str:
     return allowances_digest(_allowance_rows())
+
+
+def gate_fingerprint() -> str:
+    """The fingerprint of the gate the database describes: its rules, directory and allow-lists
+    (``fingerprint.fingerprint_of``)."""
+    return fingerprint_of(directory_fingerprint(), allowances_fingerprint())
 
 
 def name_entry(name: DirectoryName) -> NameEntry:

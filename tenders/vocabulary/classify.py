@@ -13,6 +13,7 @@
    clearly: a wrong concept misleads more than a broad category.
 
 The output is only ever CPV codes of the vocabulary, with a word on how they were found.
+``search`` finds concepts for staff (the admin's concept picker) by label, code or keyword.
 """
 
 import csv
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..chinese import to_simplified
-from .cpv import DATA, concept, concepts, in_subtree, level_of, nearest
+from .cpv import DATA, Concept, concept, concepts, in_subtree, level_of, nearest
 
 MAX_CONCEPTS = 3
 # Weights of a phrase hit, by where the phrase comes from (times its length in words).
@@ -325,3 +326,22 @@ def classify(
     if best:
         return Result((best,), "title")
     return Result((), "abstained")
+
+
+def search(query: str, limit: int = 20) -> list[Concept]:
+    """Concepts whose code or label in any language holds ``query`` (case-insensitive;
+    Simplified finds Traditional and back): whole-label matches first, then shorter labels."""
+    query = " ".join(query.split()).lower()
+    if not query:
+        return []
+    simplified = to_simplified(query)
+    found = {}
+    for c in concepts().values():
+        if c.code.startswith(query) or query in c.en.lower() or simplified in c.zh:
+            exact = query in (c.en.lower(), c.zh, c.zht) or simplified == c.zh
+            found[c.code] = (0 if exact else 1, len(c.en), c.code)
+    # The curated keywords too: "ultrasound" finds the ultrasonic unit.
+    for code, score in index().hits(query).items():
+        found.setdefault(code, (2, -score, code))
+    ranked = sorted(found.values())[:limit]
+    return [concepts()[code] for *_, code in ranked]

@@ -104,26 +104,3 @@ def klass(code: str) -> str:
 def subtree(root: str) -> list[Concept]:
     start = prefix(root)
     return [c for code, c in concepts().items() if code.startswith(start)]
-
-
-def search(query: str, limit: int = 20) -> list[Concept]:
-    """Concepts whose code or label in any language holds ``query`` (case-insensitive;
-    Simplified finds Traditional and back): whole-label matches first, then shorter labels."""
-    from ..chinese import to_simplified
-
-    query = " ".join(query.split()).lower()
-    if not query:
-        return []
-    from .classify import index
-
-    simplified = to_simplified(query)
-    found = {}
-    for c in concepts().values():
-        if c.code.startswith(query) or query in c.en.lower() or simplified in c.zh:
-            exact = query in (c.en.lower(), c.zh, c.zht) or simplified == c.zh
-            found[c.code] = (0 if exact else 1, len(c.en), c.code)
-    # The curated keywords too: "ultrasound" finds the ultrasonic unit.
-    for code, score in index().hits(query).items():
-        found.setdefault(code, (2, -score, code))
-    ranked = sorted(found.values())[:limit]
-    return [concepts()[code] for *_, code in ranked]
