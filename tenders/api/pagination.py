@@ -17,6 +17,8 @@ from tenders.read.answers import Answer
 from tenders.read.filters import MAX_LIMIT, REST, Surface
 from tenders.read.selectors import ListPlan
 
+from .fast import snapshot_response
+
 
 class TenderFilterBackend(DjangoFilterBackend):
     """``TenderFilterSet`` over the view's rows: strict, and refusing with ``ApiError``."""
@@ -30,6 +32,9 @@ class TenderFilterBackend(DjangoFilterBackend):
         }
 
     def filter_queryset(self, request, queryset, view):
+        """The rows the request selects (a lazy query), or 400 for a bad parameter. The
+        listing itself reads its rows through the pagination: a cursor may name a newer issue,
+        whose vocabulary then judges the parameters (``selectors.plan_list``)."""
         filterset = self.get_filterset(request, queryset, view)
         return queryset if filterset is None else filterset.qs
 
@@ -65,8 +70,6 @@ class SnapshotCursorPagination(CursorPagination):
         return selectors.plan_answer(plan)
 
     def get_paginated_response(self, data):
-        from tenders.api.fast import snapshot_response
-
         return snapshot_response(self.page(self.plan), self.plan.issue.snapshot_etag)
 
     def decode_cursor(self, request) -> cursors.Cursor | None:
