@@ -1,7 +1,11 @@
 """The listing's DRF classes: the viewset's routes, the pagination's cursor and page sizes."""
 
+import pytest
 from django.urls import resolve
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
 
+from core.errors import ApiError
 from tenders.api.pagination import SnapshotCursorPagination, TenderFilterBackend
 from tenders.api.views import TenderViewSet
 from tenders.read import cursors
@@ -29,3 +33,17 @@ def test_the_pagination_pages_by_the_surface_and_its_cursor_is_ours():
     assert cursors.decode(paginator.encode_cursor(made)) == made
     names = [p["name"] for p in paginator.get_schema_operation_parameters(None)]
     assert names == ["limit", "cursor"]
+
+
+def test_the_filter_backend_selects_the_rows_the_listing_counts(client, feed):
+    issue, _ = feed
+    view = TenderViewSet()
+    view.issue = issue
+    params = {"market": "hk,SG", "closing_bucket": "all"}
+    request = Request(APIRequestFactory().get("/api/v1/tenders", params))
+    rows = TenderFilterBackend().filter_queryset(request, view.get_queryset(), view)
+    assert rows.count() == client.get("/api/v1/tenders", params).json()["meta"]["total"] > 0
+    refused = Request(APIRequestFactory().get("/api/v1/tenders", {"market": "XX"}))
+    with pytest.raises(ApiError) as error:
+        TenderFilterBackend().filter_queryset(refused, view.get_queryset(), view)
+    assert error.value.body() == client.get("/api/v1/tenders", {"market": "XX"}).json()
