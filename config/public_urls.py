@@ -8,7 +8,6 @@ from django.urls import path, register_converter
 from sourcing import views as sourcing_views
 from tenders.api import discovery
 from tenders.api import views as tender_views
-from tenders.api.fast import short_way
 
 
 class AnyText:
@@ -27,18 +26,13 @@ class AnyText:
 register_converter(AnyText, "text")
 
 urlpatterns = [
-    # The listing and one row answer what this process answered before first (tenders.api.fast).
-    path(
-        "api/v1/tenders",
-        short_way("list", tender_views.TenderViewSet.as_view({"get": "list"})),
-        name="tender-list",
-    ),
+    path("api/v1/tenders", tender_views.TenderViewSet.as_view({"get": "list"}), name="tender-list"),
     path("api/v1/tenders/facets", tender_views.TenderFacets.as_view(), name="tender-facets"),
     # <text:> so that every absent id, even one with a slash or a line break, gets the same
     # 404 body (and every id the same 403).
     path(
         "api/v1/tenders/<text:at_id>",
-        short_way("row", tender_views.TenderViewSet.as_view({"get": "retrieve"})),
+        tender_views.TenderViewSet.as_view({"get": "retrieve"}),
         name="tender",
     ),
     path("api/v1/spec-coded/<text:at_id>", tender_views.SpecCoded.as_view(), name="spec-coded"),

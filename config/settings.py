@@ -91,10 +91,9 @@ INSTALLED_APPS = [
 
 # Outermost first. A request waits on the database at most its answer limit (core.database).
 MIDDLEWARE = [
-    # A repeated listing or row request, or read-tool call, answered as the whole stack
-    # answered it before (tenders.api.fast.ShortWay, mcp_server.short.ShortWay).
-    "mcp_server.short.ShortWay",
-    "tenders.api.fast.ShortWay",
+    # A repeated listing or row request, or read-tool call, answered as the stack answered it
+    # before, for the same snapshot.
+    "tenders.api.cache.ResponseCache",
     "core.middleware.DatabaseAnswerLimit",
     "django.middleware.security.SecurityMiddleware",
     "core.middleware.StaffAdminMiddleware",  # the admin only on STAFF_ADMIN_HOST; noindex

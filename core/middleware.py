@@ -1,7 +1,7 @@
 """Answer limits, JSON errors and CORS around every request, and where the admin lives.
 
-- ``DatabaseAnswerLimit`` (outermost but for ``tenders.api.fast.ShortWay``, which asks
-  nothing of the database): each request waits on the database at most its answer limit
+- ``DatabaseAnswerLimit`` (outermost but for the response cache, ``tenders.api.cache``, which
+  asks nothing of the database): each request waits on the database at most its answer limit
   (``core.database``), health probes least, staff pages most.
 - ``PublicApiMiddleware``: Django renders its own HTML pages for a path that does not resolve,
   a method a plain view refuses, a bad ``Host`` or a crash. Under the JSON paths those become

@@ -63,34 +63,6 @@ def _base_url() -> str | None:
 
 
 # --- tenders -------------------------------------------------------------------
-# A result of the three reads is a pure function of the snapshot and the arguments: the
-# registry remembers each one it sent per (snapshot, tool, arguments) in the memo REST's
-# listing and rows use, the same bytes again without checking or planning anything.
-
-
-def snapshot() -> tuple[int, str] | None:
-    """The current snapshot as this process knows it without asking the database (None when
-    it would ask: the call then takes the whole way)."""
-    from tenders.read import current
-
-    value = current.kept_snapshot()
-    return None if value is current.UNKNOWN else value
-
-
-def remembered(snapshot: tuple[int, str], tool: str, arguments: str):
-    """The result remembered for this call (its values), or None."""
-    from tenders.read import answers
-
-    found = answers.memo().get(answers.raw_key(snapshot, f"mcp:{tool}", arguments))
-    return None if found is None else found.value()
-
-
-def remember(snapshot: tuple[int, str], tool: str, arguments: str, result, body: bytes) -> None:
-    """Keep ``result`` (``body``: its JSON bytes) for this call of ``snapshot``."""
-    from tenders.read import answers
-
-    key = answers.raw_key(snapshot, f"mcp:{tool}", arguments)
-    answers.memo().put(key, answers.Answer(body, value=result))
 
 
 def list_tenders(arguments: Mapping[str, Any]) -> "Answer":

@@ -27,8 +27,6 @@ from typing import Any, Protocol
 from core.errors import ApiError
 from core.jsonbody import parse_json
 
-from .written import envelope, with_members
-
 log = logging.getLogger(__name__)
 
 # Newest first: the order of every "supported" list we publish.
@@ -80,12 +78,10 @@ class RpcError(Exception):
 
 @dataclass(frozen=True)
 class Reply:
-    """What the view sends: ``body`` None means 202 Accepted with an empty body; ``raw``, when
-    known, is the body's JSON bytes (a result that carries its own, see ``envelope``)."""
+    """What the view sends: ``body`` None means 202 Accepted with an empty body."""
 
     status: int
     body: dict | None
-    raw: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -263,7 +259,7 @@ class McpProtocol:
             if context.modern:
                 self._check_modern_envelope(message, headers)
             result = self._dispatch(message, modern=context.modern)
-            return Reply(200, *envelope(message.id, result))
+            return Reply(200, {"jsonrpc": "2.0", "id": message.id, "result": result})
         except RpcError as exc:
             return Reply(http_status(exc.code, context), error_response(context.request_id, exc))
         except Exception:
@@ -389,7 +385,7 @@ class McpProtocol:
         )
         head = {"resultType": "complete"}
         tail = {**cache, "_meta": {META_SERVER_INFO: self.info.implementation()}}
-        return with_members(head, result, tail)
+        return {**head, **result, **tail}
 
     def _initialize(self, params: dict) -> dict:
         requested = params.get("protocolVersion")

@@ -16,12 +16,10 @@ of a listing one line each). A tool error carries, as its text, the error body o
 
 import json
 import logging
-import secrets
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from django.core.serializers.json import DjangoJSONEncoder
 from jsonschema import Draft202012Validator, ValidationError
 from tenders_client.jsontypes import a_type, explained, wanted
 
@@ -50,7 +48,7 @@ class ToolError(Exception):
 @dataclass(frozen=True)
 class Rendered:
     """A handler's result with its own text: ``structured`` (a result envelope, or an answer of
-    the read path, whose bytes are sent as they are) and ``text``, what a client that shows a
+    the read path) and ``text``, what a client that shows a
     model only the text content passes on."""
 
     structured: Any
@@ -67,9 +65,6 @@ class Tool:
     # A result envelope, or an answer of the read path (``tenders.read.answers.Answer``).
     handler: Callable[[dict], Any]
     annotations: dict = field(default_factory=dict)
-    # A read whose result is a pure function of the current snapshot and the arguments: the
-    # registry remembers each result it gave (see ``ToolRegistry.call``).
-    per_snapshot: bool = False
     validator: Draft202012Validator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -181,84 +176,15 @@ def _text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-# An answer of the read path is JSON already (REST sends its bytes): a result carries it as
-# these two values, which read as a dict and a str, and which ``encode_json`` writes as the
-# answer's own bytes rather than encoding the rows again.
-
-
-class EncodedObject(dict):
-    """The structured content of a result: its values, and ``json`` (their JSON bytes)."""
-
-    __slots__ = ("json",)
-
-
-class EncodedText(str):
-    """The text content of a result: the text, and ``json`` (the text as JSON string bytes)."""
-
-
-def _encoded(answer) -> tuple[EncodedObject, EncodedText]:
-    # The answer's values are parsed once per process and shared (nothing here changes them).
-    structured = EncodedObject(answer.value())
-    structured.json = answer.body
-    text = EncodedText(answer.text())
-    text.json = answer.literal()
-    return structured, text
-
-
-def encode_json(value: Any) -> bytes:
-    """``value`` as JSON bytes (as ``JsonResponse`` writes it), with the encoded values of
-    results written as they are."""
-    fragments: dict[bytes, bytes] = {}
-    nonce = secrets.token_hex(16)  # marks that no value sent to us can spell
-
-    def swap(item: Any) -> Any:
-        if isinstance(item, (EncodedObject, EncodedText)):
-            mark = f"\x00{nonce}:{len(fragments)}\x00"
-            fragments[json.dumps(mark).encode()] = item.json
-            return mark
-        if isinstance(item, dict):
-            return {key: swap(member) for key, member in item.items()}
-        if isinstance(item, list):
-            return [swap(member) for member in item]
-        return item
-
-    encoded = json.dumps(swap(value), ensure_ascii=False, cls=DjangoJSONEncoder).encode()
-    if not fragments:
-        return encoded
-    # The marks occur in the order they were made (both follow the values' order): the
-    # result is written once, the answers' bytes copied once.
-    parts = []
-    start = 0
-    for mark, raw in fragments.items():
-        at = encoded.index(mark, start)
-        parts += (encoded[start:at], raw)
-        start = at + len(mark)
-    parts.append(encoded[start:])
-    return b"".join(parts)
-
-
 def error_result(body: dict) -> dict:
     return {"content": [{"type": "text", "text": _text(body)}], "isError": True}
-
-
-class ResultMemo(Protocol):
-    """Where results of ``per_snapshot`` tools are kept (``mcp_server.domain``)."""
-
-    def snapshot(self) -> Hashable | None: ...
-
-    def remembered(self, snapshot: Hashable, tool: str, arguments: str) -> dict | None: ...
-
-    def remember(
-        self, snapshot: Hashable, tool: str, arguments: str, result: dict, body: bytes
-    ) -> None: ...
 
 
 class ToolRegistry:
     """Tools by name, in the order they are listed (deterministic, as 2026-07-28 asks)."""
 
-    def __init__(self, tools: Iterable[Tool], memo: ResultMemo | None = None):
+    def __init__(self, tools: Iterable[Tool]):
         self._tools = {tool.name: tool for tool in tools}
-        self.memo = memo
 
     def names(self) -> list[str]:
         return list(self._tools)
@@ -275,31 +201,8 @@ class ToolRegistry:
     def call(self, name: str, arguments: dict) -> dict:
         """A ``tools/call`` result. Unexpected exceptions propagate (the dispatcher answers
         -32603); the domain's own refusals, and a database that does not answer (the REST
-        503 body, with its retry hint), become tool errors.
-
-        A ``per_snapshot`` tool's result is remembered under the snapshot this process knows
-        current (asked without a query) and the arguments as sent; the same call again gets
-        it back, encoded already, without checking arguments or planning anything. Only a
-        success is kept, and only when the snapshot did not change while it was made (a
-        cursor of a newer issue teaches the process of the switch)."""
+        503 body, with its retry hint), become tool errors."""
         tool = self._tools[name]
-        snapshot = self.memo.snapshot() if tool.per_snapshot and self.memo else None
-        if snapshot is None:
-            return self._call(tool, arguments)
-        spelled = json.dumps(arguments, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        found = self.memo.remembered(snapshot, name, spelled)
-        if found is not None:
-            return found
-        result = self._call(tool, arguments)
-        if result["isError"] is False and self.memo.snapshot() == snapshot:
-            body = encode_json(result)
-            result = EncodedObject(result)
-            result.json = body
-            self.memo.remember(snapshot, name, spelled, result, body)
-        return result
-
-    def _call(self, tool: Tool, arguments: dict) -> dict:
-        name = tool.name
         try:
             result = tool.handler(tool.check_arguments(arguments))
         except ToolError as exc:
@@ -311,11 +214,11 @@ class ToolRegistry:
             return error_result(database_unavailable().body())
         if isinstance(result, Rendered):
             structured, text = result.structured, result.text
-            if not isinstance(structured, dict):  # an answer of the read path: its bytes
-                structured = _encoded(structured)[0]
         elif isinstance(result, dict):
             structured, text = result, _text(result)
         else:  # an answer of the read path: its JSON is the text, as REST sends it
-            structured, text = _encoded(result)
+            structured, text = result, result.text()
+        if not isinstance(structured, dict):  # an answer of the read path: its values
+            structured = dict(structured.value())
         content = [{"type": "text", "text": text}]
         return {"content": content, "structuredContent": structured, "isError": False}

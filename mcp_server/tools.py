@@ -282,7 +282,6 @@ TOOLS = (
         output_schema=LIST_ENVELOPE,
         handler=_list_tenders,
         annotations=READ_ONLY,
-        per_snapshot=True,
     ),
     Tool(
         name="get_tender",
@@ -294,7 +293,6 @@ TOOLS = (
         output_schema=ONE_ENVELOPE,
         handler=_get_tender,
         annotations=READ_ONLY,
-        per_snapshot=True,
     ),
     Tool(
         name="tender_facets",
@@ -377,4 +375,4 @@ TOOLS = (
     ),
 )
 
-REGISTRY = ToolRegistry(TOOLS, memo=domain)
+REGISTRY = ToolRegistry(TOOLS)

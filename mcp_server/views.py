@@ -6,7 +6,10 @@ request with one ``application/json`` object and never open a server-sent event 
 every revision allows; so no session id is issued either (see ``protocol``).
 """
 
+import json
+
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -26,7 +29,6 @@ from .protocol import (
     RpcError,
     error_response,
 )
-from .registry import encode_json
 from .server import manifest, protocol
 
 ALLOW = "GET, HEAD, POST, OPTIONS"
@@ -121,10 +123,11 @@ def _post(request: HttpRequest) -> HttpResponse:
         # A 202 has no body, so it has no content type either.
         del response["Content-Type"]
     else:
-        raw = reply.raw if reply.raw is not None else encode_json(reply.body)
+        raw = json.dumps(reply.body, ensure_ascii=False, cls=DjangoJSONEncoder).encode()
         response = HttpResponse(raw, status=reply.status, content_type="application/json")
-        # Written around a remembered result: mcp_server.short may keep what the stack sends.
-        response.remembered = reply.raw is not None
+        # A tool's result, not an error: the response cache may keep a read tool's.
+        result = reply.body.get("result")
+        response.cacheable = isinstance(result, dict) and result.get("isError") is False
     response["Cache-Control"] = "no-store"
     return response
 

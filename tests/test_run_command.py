@@ -142,7 +142,7 @@ def _manage_py_finds_the_run_commands_secrets(port: int, env: dict, tmp_path) ->
             "shell",
             "--no-imports",
             "-c",
-            f"from tenders import cursors; print(cursors.decode({cursor!r}).total)",
+            f"from tenders.read import cursors; print(cursors.decode({cursor!r}).total)",
         ],
         cwd=ROOT,
         env=env,

@@ -7,17 +7,16 @@
   listing selector's (``plan_list``, then the answer cache and the one row function).
 """
 
+from django.http import HttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework.pagination import CursorPagination
 
-from core.api import query_params
+from core.api import cache_headers, query_params
 from tenders import contract
 from tenders.read import cursors, selectors
 from tenders.read.answers import Answer
 from tenders.read.filters import MAX_LIMIT, REST, Surface
 from tenders.read.selectors import ListPlan
-
-from .fast import snapshot_response
 
 
 class TenderFilterBackend(DjangoFilterBackend):
@@ -70,7 +69,8 @@ class SnapshotCursorPagination(CursorPagination):
         return selectors.plan_answer(plan)
 
     def get_paginated_response(self, data):
-        return snapshot_response(self.page(self.plan), self.plan.issue.snapshot_etag)
+        response = HttpResponse(self.page(self.plan).body, content_type="application/json")
+        return cache_headers(response, self.plan.issue.snapshot_etag)
 
     def decode_cursor(self, request) -> cursors.Cursor | None:
         """The request's cursor, if this service signed it (the selectors say what else is

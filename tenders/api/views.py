@@ -7,7 +7,7 @@ OpenAPI description of each operation lives in ``tenders.api.openapi``.
 import gzip
 from functools import lru_cache
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
@@ -27,13 +27,25 @@ from core.api import (
 from core.http import negotiated_quality
 from tenders.models import SnapshotRow
 from tenders.read import selectors
+from tenders.read.answers import Answer
 from tenders.read.filters import REST, TenderFilterSet, check_params
 
-from . import fast, openapi
-from .fast import snapshot_response
+from . import openapi
 from .pagination import SnapshotCursorPagination, TenderFilterBackend
 
 CHUNK = 64 * 1024
+
+
+def snapshot_response(answer: Answer, etag: str) -> HttpResponse:
+    """The cached bytes as they are: what DRF would render from the same body."""
+    return cache_headers(HttpResponse(answer.body, content_type="application/json"), etag)
+
+
+def cacheable(response: HttpResponse) -> HttpResponse:
+    """Marked for the response cache (``tenders.api.cache``): a function of the snapshot and
+    the request alone."""
+    response.cacheable = True
+    return response
 
 
 @lru_cache(maxsize=4)
@@ -57,7 +69,7 @@ class TenderViewSet(viewsets.ViewSetMixin, PublicView, generics.GenericAPIView):
 
     Parameters go through ``TenderFilterSet`` (the one parser), pages through
     ``SnapshotCursorPagination``; bodies are the selectors' cached answers, sent as they are.
-    Wrapped in ``fast.short_way`` by the URL patterns: a 200 sent is remembered."""
+    A 200 is marked ``cacheable`` for the response cache (``tenders.api.cache``)."""
 
     queryset = SnapshotRow.objects.all()
     lookup_field = "asaptic_id"
@@ -86,7 +98,7 @@ class TenderViewSet(viewsets.ViewSetMixin, PublicView, generics.GenericAPIView):
         etag = plan.issue.snapshot_etag
         if etag_matches(request, etag):
             return not_modified(etag)
-        return fast.remembered(request, "list", plan.issue, self.paginator.page(plan))
+        return cacheable(snapshot_response(self.paginator.page(plan), etag))
 
     @extend_schema(**openapi.GET_TENDER)
     def retrieve(self, request, at_id: str):
@@ -94,7 +106,7 @@ class TenderViewSet(viewsets.ViewSetMixin, PublicView, generics.GenericAPIView):
         answer = selectors.tender_answer(at_id, query_params(request), issue=issue)
         if etag_matches(request, issue.snapshot_etag):
             return not_modified(issue.snapshot_etag)
-        return fast.remembered(request, "row", issue, answer, at_id)
+        return cacheable(snapshot_response(answer, issue.snapshot_etag))
 
 
 class TenderFacets(PublicView):

@@ -256,31 +256,20 @@ def answer(key: str, compute: Callable[[], Answer]) -> Answer:
     return found
 
 
-# --- answers by raw request -------------------------------------------------------------
-# A 200 of the listing or of one row is a pure function of the snapshot and of the request as
-# sent (route, the path's id, the query string): no header, clock or language enters it. So
-# this process also keeps each one it served under that raw form (``tenders.api.fast``), and a
-# request asked again is answered without parsing it or building its canonical key. The memo
-# holds the same ``Answer`` objects as the local tier, within half its bytes.
-
-_memo: LocalTier | None = None
+# Whole responses of the listing, a row and the read tools, as the stack sent them: the
+# response cache's store (``tenders.api.cache``), within half the bytes of the local tier.
+_responses: LocalTier | None = None
 
 
-def memo() -> LocalTier:
-    global _memo
-    if _memo is None:
-        _memo = LocalTier(settings.TENDERS_ANSWER_CACHE_BYTES // 2)
-    return _memo
-
-
-def raw_key(snapshot: tuple[int, str], route: str, raw: str) -> str:
-    """The memo key of a request as sent: its snapshot first, so a new snapshot (a
-    publication, a withdrawal) makes every older entry unreachable at once."""
-    return f"{snapshot[0]}:{snapshot[1]}:{route}:{raw}"
+def responses() -> LocalTier:
+    global _responses
+    if _responses is None:
+        _responses = LocalTier(settings.TENDERS_ANSWER_CACHE_BYTES // 2)
+    return _responses
 
 
 def reset() -> None:
-    """Start afresh: an empty local tier and memo, and settings read again (tests)."""
-    global _cache, _memo
+    """Start afresh as a new process: nothing kept, settings read again (tests)."""
+    global _cache, _responses
     _cache = None
-    _memo = None
+    _responses = None

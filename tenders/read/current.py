@@ -19,8 +19,13 @@ no query at all:
   before it is told its snapshot changed or is answered 304 (``naming``): a process that has
   not yet read the notification never refuses a cursor of the newer issue;
 - a lost listener (database restarted, connection terminated) means one query per request
-  again, one warning, and a new listener tried with backoff. Other backends (SQLite) ask on
-  every request. Health (``fresh=True``) always asks: it reports the database's state.
+  again, one warning, and a new listener tried with backoff. Health (``fresh=True``) always
+  asks: it reports the database's state.
+
+On SQLite (a database file) a marker file beside the database plays the listener's part:
+``changed()`` rewrites it when the switch commits, and each request reads its ``stat()`` (no
+query). A marker that changed means: ask the database again. An in-memory SQLite database asks
+on every request.
 
 A frozen or partitioned database sends nothing and cannot switch for this process's other
 connections to see either; until the listener's keepalives notice, cached answers keep being
@@ -37,9 +42,11 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextvars import ContextVar
+from pathlib import Path
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.backends.postgresql.psycopg_any import is_psycopg3
 from django.dispatch import Signal
 
@@ -193,7 +200,62 @@ class Listener:
 _listener = Listener()
 
 
+class Marker:
+    """SQLite: the file beside the database that every switch rewrites at commit.
+
+    Same face as ``Listener``: ``read`` gives (generation, kept value); a new ``stat()`` of the
+    file (inode, modification time in nanoseconds, size) starts a new generation, whose value
+    is asked again. The file is replaced whole (``os.replace``), so readers see it or not.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.lock = threading.Lock()
+        self.stamp: object = _UNKNOWN
+        self.value = _UNKNOWN
+        self.generation = 0
+
+    def read(self, *, connect: bool = True) -> tuple[int, object]:
+        try:
+            found = os.stat(self.path)
+            stamp = (found.st_ino, found.st_mtime_ns, found.st_size)
+        except OSError:
+            stamp = None
+        with self.lock:
+            if stamp != self.stamp:
+                self.stamp = stamp
+                self.value = _UNKNOWN
+                self.generation += 1
+            return self.generation, self.value
+
+    def keep(self, generation: int, value: Snapshot) -> None:
+        with self.lock:
+            if generation == self.generation:
+                self.value = value
+
+    def forget_value(self) -> None:
+        with self.lock:
+            self.value = _UNKNOWN
+            self.generation += 1
+
+    def close(self) -> None:
+        with self.lock:
+            self.stamp = _UNKNOWN
+            self.value = _UNKNOWN
+            self.generation += 1
+
+    def write(self) -> None:
+        """Tell every process on this database that the current issue changed."""
+        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            temporary.write_text(f"{time.time_ns()} {os.getpid()}\n")
+            os.replace(temporary, self.path)
+        except OSError as error:
+            log.warning("Could not write the switch marker %s: %s", self.path, error)
+
+
 _listens: bool | None = None
+_marker: Marker | bool | None = None  # False: none (an in-memory database)
 
 
 def listens() -> bool:
@@ -204,6 +266,40 @@ def listens() -> bool:
     return _listens
 
 
+def marker_path() -> Path | None:
+    """The marker file of a SQLite database file (``<database>.current``), else None."""
+    if connection.vendor != "sqlite" or connection.is_in_memory_db():
+        return None
+    return Path(f"{connection.settings_dict['NAME']}.current")
+
+
+def _watch() -> Listener | Marker | None:
+    """What tells this process of switches: the listener, the marker, or nothing (ask)."""
+    global _marker
+    if listens():
+        return _listener
+    if _marker is None:
+        path = marker_path()
+        _marker = False if path is None else Marker(path)
+    return _marker or None
+
+
+# The snapshots ``current_snapshot`` answered within ``serving()`` (the response cache keys a
+# response by the one snapshot its request was answered from).
+_served: ContextVar[set | None] = ContextVar("tenders_served_snapshots", default=None)
+
+
+@contextlib.contextmanager
+def serving() -> Iterator[set]:
+    """Collect, in the set given, every snapshot that ``current_snapshot`` answers inside."""
+    seen: set = set()
+    token = _served.set(seen)
+    try:
+        yield seen
+    finally:
+        _served.reset(token)
+
+
 def current_snapshot(*, naming: Collection[str] = (), fresh: bool = False) -> Snapshot:
     """(pk, snapshot etag) of the current issue, or None before the first publication.
 
@@ -211,24 +307,34 @@ def current_snapshot(*, naming: Collection[str] = (), fresh: bool = False) -> Sn
     ``naming``: the snapshot etags the request names; a kept value that is not among them is
     checked with the database. ``fresh``: always ask.
     """
-    if not listens():
+    value = _snapshot(naming, fresh)
+    seen = _served.get()
+    if seen is not None:
+        seen.add(value)
+    return value
+
+
+def _snapshot(naming: Collection[str], fresh: bool) -> Snapshot:
+    watch = _watch()
+    if watch is None:
         return _checked_ask()
-    generation, value = _listener.read()
+    generation, value = watch.read()
     if not fresh and _trusted(value, naming):
         return value
     value = _checked_ask()
-    _listener.keep(generation, value)
+    watch.keep(generation, value)
     return value
 
 
 def kept_snapshot(*, naming: Collection[str] = (), connect: bool = True) -> Snapshot | object:
     """What ``current_snapshot(naming=naming)`` would answer without asking the database, or
-    ``UNKNOWN`` when it would ask (no listener, a notification read, a snapshot named that is
-    not the kept one). Never queries: a caller that gets ``UNKNOWN`` takes the whole way.
+    ``UNKNOWN`` when it would ask (no listener or marker, a switch noticed, a snapshot named
+    that is not the kept one). Never queries: a caller that gets ``UNKNOWN`` takes the whole way.
     ``connect=False``: nor makes a listener (outside a request's answer limit)."""
-    if not listens():
+    watch = _watch()
+    if watch is None:
         return UNKNOWN
-    _, value = _listener.read(connect=connect)
+    _, value = watch.read(connect=connect)
     return value if _trusted(value, naming) else UNKNOWN
 
 
@@ -247,7 +353,11 @@ def changed() -> None:
     if listens():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, '')", [CHANNEL])
-    _listener.forget_value()
+    watch = _watch()
+    if isinstance(watch, Marker):
+        transaction.on_commit(watch.write)
+    if watch is not None:
+        watch.forget_value()
 
 
 def _checked_ask() -> Snapshot:
@@ -323,6 +433,8 @@ def vocabulary(issue: Issue) -> Vocabulary:
 
 def forget() -> None:
     """Start as a new process would (tests): no issues kept, no listener, nothing known."""
+    global _marker
     with _lock:
         _known.clear()
     _listener.close()
+    _marker = None

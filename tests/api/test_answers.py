@@ -7,7 +7,6 @@ shared tier in Redis (a real server) is shared by processes; a shared tier that 
 down only costs time, with one warning.
 """
 
-import json
 import logging
 import shutil
 import socket
@@ -23,7 +22,6 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.renderers import JSONRenderer
 
 from core.errors import ApiError
-from mcp_server import registry
 from mcp_server.tools import REGISTRY
 from tenders import publication
 from tenders.read import answers, current
@@ -64,21 +62,6 @@ def test_keys_name_the_snapshot_and_stay_short_whatever_the_request():
     key = answers.key(7, "e" * 32, "list", "q=" + "醫" * 200)
     assert key.startswith(f"7:{'e' * 32}:list:") and len(key) < 100
     assert key != answers.key(8, "e" * 32, "list", "q=" + "醫" * 200)
-
-
-def test_mcp_results_carry_an_answer_as_its_own_bytes():
-    answer = Answer(answers.encode({"data": [{"s": '醫 "q" \\ \u2028'}], "meta": {"n": 1}}))
-    structured, text = registry._encoded(answer)
-    assert structured == answer.data() and text == answer.body.decode()
-    # An id that spells what a mark looks like is data like any other.
-    reply = {
-        "jsonrpc": "2.0",
-        "id": "\x000:0\x00",
-        "result": {"content": [{"type": "text", "text": text}], "structuredContent": structured},
-    }
-    encoded = registry.encode_json(reply)
-    assert json.loads(encoded) == json.loads(json.dumps(reply))
-    assert answer.body in encoded and answer.literal() in encoded
 
 
 # --- on the published feed ----------------------------------------------------------------
