@@ -6,11 +6,13 @@ OpenAPI description of each operation lives in ``tenders.api.openapi``.
 
 import gzip
 from collections.abc import Callable
+from functools import lru_cache
 
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
+from rest_framework import generics, viewsets
 from rest_framework.response import Response
 
 from core.api import (
@@ -24,11 +26,13 @@ from core.api import (
     query_params,
 )
 from core.http import negotiated_quality
+from tenders.models import SnapshotRow
 from tenders.read import selectors
 from tenders.read.answers import Answer
-from tenders.read.filters import check_params
+from tenders.read.filters import REST, TenderFilterSet, check_params
 
 from . import openapi
+from .pagination import SnapshotCursorPagination, TenderFilterBackend
 
 CHUNK = 64 * 1024
 
@@ -46,22 +50,61 @@ def cacheable(response: HttpResponse, holds: Callable[[], bool] | None = None) -
     return response
 
 
-class TenderList(PublicView):
+@lru_cache(maxsize=4)
+def rows_of(issue_pk: int):
+    """An issue's rows as a query, made once (building one costs ten times its copy)."""
+    return SnapshotRow.objects.filter(issue_id=issue_pk)
+
+
+class SnapshotSchema(AutoSchema):
+    """The operations' descriptions are ``tenders.api.openapi``'s, as published: the listing's
+    200 is the TenderList component itself, and its parameters are listed there, so
+    drf-spectacular neither wraps the body in a page nor adds the filters' and pagination's
+    parameters (until the document is generated from these classes)."""
+
+    def _is_list_view(self, serializer=None):
+        return False
+
+
+class TenderViewSet(viewsets.ViewSetMixin, PublicView, generics.GenericAPIView):
+    """The listing and one row of the current snapshot (``list`` and ``retrieve``).
+
+    Parameters go through ``TenderFilterSet`` (the one parser), pages through
+    ``SnapshotCursorPagination``; bodies are the selectors' cached answers, sent as they are.
+    A 200 is marked ``cacheable`` for the response cache (``tenders.api.cache``)."""
+
+    queryset = SnapshotRow.objects.all()
+    lookup_field = "asaptic_id"
+    lookup_url_kwarg = "at_id"
+    filter_backends = [TenderFilterBackend]
+    filterset_class = TenderFilterSet
+    pagination_class = SnapshotCursorPagination
+    schema = SnapshotSchema()
+    surface = REST
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if self.action is not None:  # list or retrieve: not a preflight, nor a refused method
+            self.issue = selectors.require_current_issue(naming=named_snapshots(request))
+
+    def get_queryset(self):
+        """The current snapshot's rows, never read here: the pagination reads a page through
+        the selectors (None when the schema is generated)."""
+        issue = getattr(self, "issue", None)
+        return rows_of(issue.pk).all() if issue else SnapshotRow.objects.none()
+
     @extend_schema(**openapi.LIST_TENDERS)
-    def get(self, request):
-        issue = selectors.require_current_issue(naming=named_snapshots(request))
+    def list(self, request):
         # A bad request is an error even when cached; the plan's issue is the one to answer.
-        plan = selectors.plan_list(query_params(request), issue)
+        plan = self.paginate_queryset(self.get_queryset())
         etag = plan.issue.snapshot_etag
         if etag_matches(request, etag):
             return not_modified(etag)
-        return cacheable(snapshot_response(selectors.plan_answer(plan), etag))
+        return cacheable(snapshot_response(self.paginator.page(plan), etag))
 
-
-class TenderDetail(PublicView):
     @extend_schema(**openapi.GET_TENDER)
-    def get(self, request, at_id: str):
-        issue = selectors.require_current_issue(naming=named_snapshots(request))
+    def retrieve(self, request, at_id: str):
+        issue = self.issue
         answer = selectors.tender_answer(at_id, query_params(request), issue=issue)
         if etag_matches(request, issue.snapshot_etag):
             return not_modified(issue.snapshot_etag)
