@@ -26,11 +26,15 @@ class AnyText:
 register_converter(AnyText, "text")
 
 urlpatterns = [
-    path("api/v1/tenders", tender_views.TenderList.as_view(), name="tender-list"),
+    path("api/v1/tenders", tender_views.TenderViewSet.as_view({"get": "list"}), name="tender-list"),
     path("api/v1/tenders/facets", tender_views.TenderFacets.as_view(), name="tender-facets"),
     # <text:> so that every absent id, even one with a slash or a line break, gets the same
     # 404 body (and every id the same 403).
-    path("api/v1/tenders/<text:at_id>", tender_views.TenderDetail.as_view(), name="tender"),
+    path(
+        "api/v1/tenders/<text:at_id>",
+        tender_views.TenderViewSet.as_view({"get": "retrieve"}),
+        name="tender",
+    ),
     path("api/v1/spec-coded/<text:at_id>", tender_views.SpecCoded.as_view(), name="spec-coded"),
     path("tender/rows.json", tender_views.FlatFile.as_view(), name="flat-file"),
     path("agent/capabilities.json", sourcing_views.Capabilities.as_view(), name="capabilities"),

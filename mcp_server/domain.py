@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from core.clients import ClientInfo
 
@@ -65,30 +65,31 @@ def _base_url() -> str | None:
 # --- tenders -------------------------------------------------------------------
 
 
-def list_tenders(query: Mapping[str, str]) -> "Answer":
-    """The list envelope of ``GET /api/v1/tenders`` for these query parameters.
+def list_tenders(arguments: Mapping[str, Any]) -> "Answer":
+    """The list envelope of ``GET /api/v1/tenders`` for these arguments.
 
-    ``query`` holds the parameters exactly as REST receives them (strings: comma lists,
-    ``true``/``false``), so the shared parser validates them with the same rules and the
-    same cursor tokens work on both surfaces; the tool surface pages smaller and its messages
-    name tools. Raises ApiError 400 ``invalid_parameter`` / ``invalid_cursor`` (with ``param``)
-    and 409 ``snapshot_changed``.
+    ``arguments`` are the tool's typed values (lists, booleans, integers); the listing's
+    FilterSet judges them with the rules of REST's query strings, and the same cursor tokens
+    work on both surfaces; the tool surface pages smaller and its messages name tools.
+    Raises ApiError 400 ``invalid_parameter`` / ``invalid_cursor`` (with ``param``) and 409
+    ``snapshot_changed``.
     """
     from tenders.read.filters import TOOL
     from tenders.read.selectors import list_answer
 
-    return list_answer(query, surface=TOOL)
+    return list_answer(arguments, surface=TOOL)
 
 
-def get_tender(at_id: str, query: Mapping[str, str]) -> "Answer":
-    """``{data: row, meta}`` of ``GET /api/v1/tenders/{at_id}``; ``query`` may hold ``lang``.
+def get_tender(at_id: str, arguments: Mapping[str, Any]) -> "Answer":
+    """``{data: row, meta}`` of ``GET /api/v1/tenders/{at_id}``; ``arguments`` may hold
+    ``lang``.
 
     Raises ApiError 404 ``not_found`` (identical for every absent id) or 400.
     """
     from tenders.read.filters import TOOL
     from tenders.read.selectors import tender_answer
 
-    return tender_answer(at_id, query, surface=TOOL)
+    return tender_answer(at_id, arguments, surface=TOOL)
 
 
 def tender_facets() -> "Answer":

@@ -184,33 +184,19 @@ def _form_arguments(form, described: tuple[str, ...], extra: dict | None = None)
     return lean_arguments(_arguments(properties, tuple(schema["required"])))
 
 
-def rest_query(arguments: dict) -> dict[str, str]:
-    """Typed tool arguments as the query parameters ``GET /api/v1/tenders`` receives.
-
-    Only the spelling changes (arrays become comma lists, booleans true/false, integers
-    digits); every value is then judged by the one shared parser, so REST and the tool give the
-    same answers, messages and cursors.
-    """
-    query = {}
-    for name, value in arguments.items():
-        if isinstance(value, bool):
-            query[name] = "true" if value else "false"
-        elif isinstance(value, list):
-            query[name] = ",".join(value)
-        elif isinstance(value, float) and value.is_integer():
-            query[name] = str(int(value))  # JSON Schema counts 5.0 as an integer
-        else:
-            query[name] = str(value)
-    return query
-
-
 # --- handlers ---------------------------------------------------------------------------------
 
 
-def _read_query(arguments: dict, *, leave: tuple[str, ...] = ()) -> dict[str, str]:
-    """The REST query of a read tool's arguments, without the tools' own (the tool surface,
-    ``tenders.read.filters.TOOL``, answers in English when no lang is given)."""
-    return rest_query({k: v for k, v in arguments.items() if k not in (*TOOL_ONLY, *leave)})
+def read_arguments(arguments: dict, *, leave: tuple[str, ...] = ()) -> dict:
+    """A read tool's arguments as the listing's FilterSet takes them: typed, as sent, without
+    the tools' own. JSON Schema counts 5.0 as an integer: it is read as 5. The FilterSet
+    (``tenders.read.filters.TenderFilterSet``) judges every value with the rules, messages and
+    cursors of REST; the tool surface (``TOOL``) answers in English when no lang is given."""
+    return {
+        name: int(value) if isinstance(value, float) and value.is_integer() else value
+        for name, value in arguments.items()
+        if name not in (*TOOL_ONLY, *leave)
+    }
 
 
 def _rows_for_tools(rows: list[dict], arguments: dict) -> list[dict]:
@@ -220,13 +206,13 @@ def _rows_for_tools(rows: list[dict], arguments: dict) -> list[dict]:
 
 
 def _list_tenders(arguments: dict) -> Rendered:
-    page = domain.list_tenders(_read_query(arguments)).value()  # shared: read, never changed
+    page = domain.list_tenders(read_arguments(arguments)).value()  # shared: read, never changed
     result = {"data": _rows_for_tools(page["data"], arguments), "meta": page["meta"]}
     return Rendered(result, render.page_text(result))
 
 
 def _get_tender(arguments: dict) -> Rendered:
-    one = domain.get_tender(arguments["at_id"], _read_query(arguments, leave=("at_id",))).value()
+    one = domain.get_tender(arguments["at_id"], read_arguments(arguments, leave=("at_id",))).value()
     result = {"data": _rows_for_tools([one["data"]], arguments)[0], "meta": one["meta"]}
     return Rendered(result, render.one_text(result))
 

@@ -1,4 +1,5 @@
-"""The filter contract as pure functions: typed (MCP) and text (REST) values alike."""
+"""The filter contract (``TenderFilterSet``, the one parser): typed (MCP) and text (REST) values
+alike."""
 
 import pytest
 from django.db.models import Q
@@ -6,7 +7,9 @@ from django.db.models import Q
 from core.errors import ApiError
 from tenders.read.filters import (
     DEFAULT_LIMIT,
+    TOOL,
     ListQuery,
+    TenderFilterSet,
     Vocabulary,
     check_params,
     parse_lang,
@@ -194,3 +197,42 @@ def test_parse_lang():
     assert parse_lang("en") == "en"
     with pytest.raises(ApiError):
         parse_lang("de")
+
+
+@pytest.mark.django_db
+def test_the_filterset_is_the_parser_and_costs_no_query(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        filterset = TenderFilterSet(
+            {"market": ["hk", "SG"], "category": "医疗用品及设备", "limit": "20"},
+            vocabulary=VOCABULARY,
+            surface=TOOL,
+        )
+        query = filterset.query
+    assert query == parse(market="HK,SG", category="medical-supplies", limit=20, lang="en")
+    assert TenderFilterSet({}, surface=TOOL).query.limit == TOOL.default_limit
+    with pytest.raises(ApiError) as error:
+        _ = TenderFilterSet({"limit": "500"}, vocabulary=VOCABULARY, surface=TOOL).query
+    assert error.value.message.startswith("limit must be a whole number from 1 to 200 (default 10)")
+
+
+def test_the_first_refusal_is_reported_in_the_order_of_the_checks():
+    # value_band is checked before new, as it always was, whatever the order given.
+    with pytest.raises(ApiError) as error:
+        parse(new="maybe", value_band="huge", sort="x")
+    assert error.value.param == "sort"  # an unknown name first
+    with pytest.raises(ApiError) as error:
+        parse(new="maybe", value_band="huge")
+    assert error.value.param == "value_band"
+    with pytest.raises(ApiError) as error:
+        parse(cursor="")
+    assert (error.value.code, error.value.param) == ("invalid_cursor", "cursor")
+
+
+@pytest.mark.django_db
+def test_the_filterset_filters_rows_as_the_listing_does():
+    from tenders.models import SnapshotRow
+
+    filterset = TenderFilterSet({"market": "hk", "q": "fleet"}, vocabulary=VOCABULARY)
+    rows = SnapshotRow.objects.filter(issue_id=1)
+    expected = rows.filter(filterset.query.row_filter())
+    assert str(filterset.filter_queryset(rows).query) == str(expected.query)

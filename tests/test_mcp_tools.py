@@ -7,10 +7,11 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from mcp_server import tools
-from mcp_server.tools import LIST_ENVELOPE, REGISTRY, rest_query
+from mcp_server.tools import LIST_ENVELOPE, REGISTRY, read_arguments
 from sourcing import selectors as sourcing
 from tenders import contract, publication
 from tenders.models import SnapshotRow
+from tenders.read.filters import TOOL, TenderFilterSet, Vocabulary
 from tenders.read.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
 from tests.mcp_support import TOOL_NAMES
@@ -85,8 +86,10 @@ def test_the_tool_list_is_under_8000_characters_as_sent():
         assert len(json.dumps(reply.body["result"], ensure_ascii=False)) < 8000
 
 
-def test_rest_query_spells_arguments_as_rest_receives_them():
-    assert rest_query(
+def test_typed_arguments_are_the_query_their_rest_spelling_is():
+    # The tool hands its typed arguments to the listing's FilterSet (the one parser), which
+    # reads them as it reads REST's query strings.
+    arguments = read_arguments(
         {
             "market": ["HK", "sg"],
             "category": "it-hardware",
@@ -94,8 +97,13 @@ def test_rest_query_spells_arguments_as_rest_receives_them():
             "lead_ok": False,
             "limit": 20.0,
             "q": "医疗",
+            "with_sort_key": True,
         }
-    ) == {
+    )
+    assert arguments["limit"] == 20 and isinstance(arguments["limit"], int)
+    assert "with_sort_key" not in arguments
+    vocabulary = Vocabulary(("it-hardware",), {"it-hardware": "it-hardware"})
+    spelled = {
         "market": "HK,sg",
         "category": "it-hardware",
         "new": "true",
@@ -103,6 +111,8 @@ def test_rest_query_spells_arguments_as_rest_receives_them():
         "limit": "20",
         "q": "医疗",
     }
+    typed = TenderFilterSet(arguments, vocabulary=vocabulary, surface=TOOL).query
+    assert typed == TenderFilterSet(spelled, vocabulary=vocabulary, surface=TOOL).query
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,11 @@ docstring is its description.
 
 import gzip
 from collections.abc import Callable
+from functools import lru_cache
 
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils import timezone
+from rest_framework import generics, viewsets
 from rest_framework.response import Response
 
 from core.api import (
@@ -24,12 +26,14 @@ from core.api import (
 )
 from core.http import negotiated_quality
 from core.openapi import Schema, answer, error, example, public_get
+from tenders.models import SnapshotRow
 from tenders.read import selectors
 from tenders.read.answers import Answer
-from tenders.read.filters import check_params
+from tenders.read.filters import REST, TenderFilterSet, check_params
 
 from . import examples
-from .openapi import AT_ID, LANG, LIST_PARAMETERS, UNAVAILABLE
+from .openapi import AT_ID, LANG, UNAVAILABLE, ListingSchema
+from .pagination import SnapshotCursorPagination, TenderFilterBackend
 
 CHUNK = 64 * 1024
 
@@ -47,7 +51,39 @@ def cacheable(response: HttpResponse, holds: Callable[[], bool] | None = None) -
     return response
 
 
-class TenderList(PublicView):
+@lru_cache(maxsize=4)
+def rows_of(issue_pk: int):
+    """An issue's rows as a query, made once (building one costs ten times its copy)."""
+    return SnapshotRow.objects.filter(issue_id=issue_pk)
+
+
+class TenderViewSet(viewsets.ViewSetMixin, PublicView, generics.GenericAPIView):
+    """The listing and one row of the current snapshot (``list`` and ``retrieve``).
+
+    Parameters go through ``TenderFilterSet`` (the one parser), pages through
+    ``SnapshotCursorPagination``; bodies are the selectors' cached answers, sent as they are.
+    A 200 is marked ``cacheable`` for the response cache (``tenders.api.cache``)."""
+
+    queryset = SnapshotRow.objects.all()
+    lookup_field = "asaptic_id"
+    lookup_url_kwarg = "at_id"
+    filter_backends = [TenderFilterBackend]
+    filterset_class = TenderFilterSet
+    pagination_class = SnapshotCursorPagination
+    schema = ListingSchema()
+    surface = REST
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if self.action is not None:  # list or retrieve: not a preflight, nor a refused method
+            self.issue = selectors.require_current_issue(naming=named_snapshots(request))
+
+    def get_queryset(self):
+        """The current snapshot's rows, never read here: the pagination reads a page through
+        the selectors (None when the schema is generated)."""
+        issue = getattr(self, "issue", None)
+        return rows_of(issue.pk).all() if issue else SnapshotRow.objects.none()
+
     @public_get(
         "listTenders",
         "List tenders",
@@ -78,23 +114,19 @@ class TenderList(PublicView):
             ),
             503: UNAVAILABLE,
         },
-        parameters=LIST_PARAMETERS,
     )
-    def get(self, request):
+    def list(self, request):
         """One page of the current snapshot's rows, ordered by sort_key. Rows whose deadline
         has passed are left out unless closing_bucket says otherwise. total counts every
         matching row; follow meta.next_cursor for the next page. Cost does not grow with page
         depth."""
-        issue = selectors.require_current_issue(naming=named_snapshots(request))
         # A bad request is an error even when cached; the plan's issue is the one to answer.
-        plan = selectors.plan_list(query_params(request), issue)
+        plan = self.paginate_queryset(self.get_queryset())
         etag = plan.issue.snapshot_etag
         if etag_matches(request, etag):
             return not_modified(etag)
-        return cacheable(snapshot_response(selectors.plan_answer(plan), etag))
+        return cacheable(snapshot_response(self.paginator.page(plan), etag))
 
-
-class TenderDetail(PublicView):
     @public_get(
         "getTender",
         "Get one tender",
@@ -118,10 +150,10 @@ class TenderDetail(PublicView):
         },
         parameters=[AT_ID, LANG],
     )
-    def get(self, request, at_id: str):
+    def retrieve(self, request, at_id: str):
         """One row of the current snapshot. Every id that is not in it (malformed, withheld,
         from an older issue, never issued) gets the same 404 body."""
-        issue = selectors.require_current_issue(naming=named_snapshots(request))
+        issue = self.issue
         answer = selectors.tender_answer(at_id, query_params(request), issue=issue)
         if etag_matches(request, issue.snapshot_etag):
             return not_modified(issue.snapshot_etag)

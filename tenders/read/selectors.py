@@ -38,10 +38,10 @@ from tenders.read.answers import Answer
 from tenders.read.filters import (
     REST,
     ListQuery,
+    RowFilterSet,
     Surface,
+    TenderFilterSet,
     Vocabulary,
-    parse_list_params,
-    parse_row_params,
 )
 from tenders.read.postings_store import postings_count
 from tenders.read.rows import ROW_COLUMNS, SCHEMA_NAME, collapse, row_from_values
@@ -132,10 +132,10 @@ def plan_list(params: Mapping[str, Any], issue: Issue, surface: Surface = REST) 
     invalid_cursor), its snapshot (409 snapshot_changed: whatever else is wrong, the client
     must restart anyway), its filters (400 invalid_cursor).
     """
-    cursor = _decoded(params.get("cursor"))
+    cursor = decoded_cursor(params.get("cursor"))
     if cursor is not None:
         issue = current.recheck(issue, cursor.snapshot_etag)
-    query = parse_list_params(params, vocabulary(issue), surface)
+    query = TenderFilterSet(params, vocabulary=vocabulary(issue), surface=surface).query
     if query.cursor is None:
         return ListPlan(issue, query)
     if cursor is None:
@@ -165,8 +165,8 @@ def plan_list(params: Mapping[str, Any], issue: Issue, surface: Surface = REST) 
     return ListPlan(issue, query, cursor.after, cursor.total)
 
 
-def _decoded(token: Any) -> cursors.Cursor | None:
-    """The cursor parameter decoded, read as ``parse_list_params`` reads it; else None (its
+def decoded_cursor(token: Any) -> cursors.Cursor | None:
+    """The cursor parameter decoded, read as ``TenderFilterSet`` reads it; else None (its
     checks, in their order, say what is wrong)."""
     if isinstance(token, (list, tuple)) and len(token) == 1:
         token = token[0]
@@ -328,7 +328,7 @@ def tender_answer(
 ) -> Answer:
     """The bytes of ``get_tender`` (a 404 names the surface's listing, so it is the
     surface's own entry)."""
-    lang = parse_row_params(params or {}, surface)
+    lang = RowFilterSet(params or {}, surface=surface).language()
     issue = issue or require_current_issue(surface)
 
     def one_row() -> Answer:
