@@ -7,11 +7,10 @@
   listing selector's (``plan_list``, then the answer cache and the one row function).
 """
 
-from django.http import HttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework.pagination import CursorPagination
 
-from core.api import cache_headers, query_params
+from core.api import query_params
 from tenders.read import cursors, selectors
 from tenders.read.answers import Answer
 from tenders.read.filters import MAX_LIMIT, REST, Surface
@@ -68,10 +67,6 @@ class SnapshotCursorPagination(CursorPagination):
     def page(self, plan: ListPlan) -> Answer:
         """The page's answer, from the answer cache when it was made before."""
         return selectors.plan_answer(plan)
-
-    def get_paginated_response(self, data):
-        response = HttpResponse(self.page(self.plan).body, content_type="application/json")
-        return cache_headers(response, self.plan.issue.snapshot_etag)
 
     def decode_cursor(self, request) -> cursors.Cursor | None:
         """The request's cursor, if this service signed it (the selectors say what else is
