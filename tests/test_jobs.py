@@ -360,5 +360,6 @@ def test_a_killed_worker_leaves_the_previous_issue_and_the_next_publication_work
     )
     assert issue.snapshot_etag != first.snapshot_etag
     assert done.message.startswith(f"Published {issue.issue_id}: {first.published:,} rows")
-    # A worker that stops cleanly removes its own row; the killed one's is left, silent.
-    assert list(JobWorker.objects.values_list("name", flat=True)) == [running.worker]
+    # A worker that stops cleanly removes its own row; the killed one's is left, silent, until
+    # it has been silent for ten leases (10 s here, which a slow machine may reach by now).
+    assert set(JobWorker.objects.values_list("name", flat=True)) <= {running.worker}
