@@ -74,7 +74,7 @@ def list_tenders(arguments: Mapping[str, Any]) -> "Answer":
     Raises ApiError 400 ``invalid_parameter`` / ``invalid_cursor`` (with ``param``) and 409
     ``snapshot_changed``.
     """
-    from tenders.read.filters import TOOL
+    from tenders.read.query import TOOL
     from tenders.read.selectors import list_answer
 
     return list_answer(arguments, surface=TOOL)
@@ -86,7 +86,7 @@ def get_tender(at_id: str, arguments: Mapping[str, Any]) -> "Answer":
 
     Raises ApiError 404 ``not_found`` (identical for every absent id) or 400.
     """
-    from tenders.read.filters import TOOL
+    from tenders.read.query import TOOL
     from tenders.read.selectors import tender_answer
 
     return tender_answer(at_id, arguments, surface=TOOL)
@@ -94,7 +94,7 @@ def get_tender(at_id: str, arguments: Mapping[str, Any]) -> "Answer":
 
 def tender_facets() -> "Answer":
     """``{data, meta}`` of ``GET /api/v1/tenders/facets``, with the feed's state in meta."""
-    from tenders.read.filters import TOOL
+    from tenders.read.query import TOOL
     from tenders.read.selectors import facets_answer
 
     return facets_answer(surface=TOOL)

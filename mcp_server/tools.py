@@ -12,7 +12,8 @@ from tenders import contract
 from tenders.buckets import CLOSING_BUCKETS
 from tenders.contract import QUERY, embedded_schema
 from tenders.markets import MARKET_CODES
-from tenders.read.filters import BAND_VALUES, TOOL, parse_lang
+from tenders.read.fields import parse_lang
+from tenders.read.query import BAND_VALUES, TOOL
 from tenders.read.rows import LANGS
 
 from . import domain, render

@@ -34,7 +34,7 @@ from core.api import (
 from core.errors import ApiError
 from tenders.labels import API_LANG, CLOSING, HTML_LANG, PAGE_LANG, market_name
 from tenders.read import selectors
-from tenders.read.filters import LIST_PARAMS, MAX_LIMIT, check_params
+from tenders.read.query import LIST_PARAMS, MAX_LIMIT, check_params
 
 # The year in every entry id: ids were minted under this authority from then on (RFC 4151).
 TAG_YEAR = 2026

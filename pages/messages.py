@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import ApiError
-from tenders.read.filters import MAX_Q
+from tenders.read.query import MAX_Q
 from tenders.read.search import MAX_TERMS
 
 

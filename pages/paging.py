@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from tenders.read.filters import PAGES
+from tenders.read.query import PAGES
 
 PAGE_SIZE = PAGES.default_limit
 MAX_QUERY = 2500

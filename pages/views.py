@@ -22,7 +22,8 @@ from tenders.buckets import CLOSING_BUCKETS
 from tenders.labels import API_LANG
 from tenders.markets import MARKET_CODES
 from tenders.read import selectors
-from tenders.read.filters import BAND_VALUES, PAGES, ListQuery, parse_list_params
+from tenders.read.filters import parse_list_params
+from tenders.read.query import BAND_VALUES, PAGES, ListQuery
 from tenders.subscriptions import SEARCH_PARAMS
 
 from . import paging

@@ -33,7 +33,8 @@ from core import ratelimit
 from core.clients import ClientInfo, rate_limit_subject
 from core.errors import ApiError
 from tenders.read import selectors
-from tenders.read.filters import PAGES, invalid, parse_list_params
+from tenders.read.filters import parse_list_params
+from tenders.read.query import PAGES, invalid
 from tenders.read.rows import LANGS
 
 from .labels import PAGE_LANG

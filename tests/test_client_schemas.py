@@ -18,7 +18,8 @@ from tenders.api.discovery import openapi_bytes
 from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
 from tenders.markets import MARKET_CODES
 from tenders.models import SnapshotRow
-from tenders.read import filters, search
+from tenders.read import query as listing
+from tenders.read import search
 from tenders.read.rows import LANGS, ROW_COLUMNS, ROW_FIELDS, collapse, row_from_values
 
 DECISIONS_ID_PATTERN = "^AT-(TEST-)?[0-9A-HJKMNP-TV-Z]{10}$"  # decisions.md, verbatim
@@ -206,11 +207,11 @@ def test_the_listing_parameters_are_the_query_schema_file():
     operation = json.loads(openapi_bytes())["paths"]["/api/v1/tenders"]["get"]
     documented = {p["name"]: p for p in operation["parameters"] if p["in"] == "query"}
     query = contract.embedded(contract.load(contract.QUERY))["properties"]
-    assert set(documented) == set(query) == set(filters.LIST_PARAMS)
+    assert set(documented) == set(query) == set(listing.LIST_PARAMS)
     # The bounds the one parser enforces are the ones published.
     assert (query["limit"]["maximum"], query["q"]["maxLength"]) == (
-        filters.MAX_LIMIT,
-        filters.MAX_Q,
+        listing.MAX_LIMIT,
+        listing.MAX_Q,
     )
     assert f"at most {search.MAX_TERMS} words and phrases" in query["q"]["description"]
     assert query["lang"]["enum"] == list(LANGS)

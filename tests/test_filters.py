@@ -5,17 +5,9 @@ import pytest
 from django.db.models import Q
 
 from core.errors import ApiError
-from tenders.read.filters import (
-    DEFAULT_LIMIT,
-    TOOL,
-    ListQuery,
-    TenderFilterSet,
-    Vocabulary,
-    check_params,
-    parse_lang,
-    parse_list_params,
-    parse_row_params,
-)
+from tenders.read.fields import parse_lang
+from tenders.read.filters import TenderFilterSet, parse_list_params, parse_row_params
+from tenders.read.query import DEFAULT_LIMIT, TOOL, ListQuery, Vocabulary, check_params
 from tenders.read.search import matches
 
 VOCABULARY = Vocabulary.from_facets(

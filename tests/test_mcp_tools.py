@@ -11,7 +11,8 @@ from mcp_server.tools import LIST_ENVELOPE, REGISTRY, read_arguments
 from sourcing import selectors as sourcing
 from tenders import contract, publication
 from tenders.models import SnapshotRow
-from tenders.read.filters import TOOL, TenderFilterSet, Vocabulary
+from tenders.read.filters import TenderFilterSet
+from tenders.read.query import TOOL, Vocabulary
 from tenders.read.rows import ROW_COLUMNS, collapse, row_from_values
 from tests.factories import SourceTenderFactory
 from tests.mcp_support import TOOL_NAMES

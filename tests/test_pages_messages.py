@@ -1,6 +1,6 @@
 """The pages word the domain's refusals for people, in each language, without judging anything
 themselves: the refusals here come from the shared validators (``rfq.validation``,
-``tenders.read.filters``), and the page only chooses the words by code and field."""
+``tenders.read.fields``), and the page only chooses the words by code and field."""
 
 import re
 
@@ -12,7 +12,8 @@ from pages.intake import ACCESS, RFQ, field_message
 from pages.messages import intake_message, listing_message
 from rfq import services
 from rfq.validation import clean_idempotency_key
-from tenders.read.filters import PAGES, Vocabulary, parse_list_params
+from tenders.read.filters import parse_list_params
+from tenders.read.query import PAGES, Vocabulary
 
 CHINESE = ("zh-hans", "zh-hant")
 # Chinese text: CJK, digits, codes and the punctuation around them; no English words (the

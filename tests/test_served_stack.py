@@ -26,7 +26,8 @@ import psycopg
 import pytest
 
 from tenders.read import cursors
-from tenders.read.filters import Vocabulary, parse_list_params
+from tenders.read.filters import parse_list_params
+from tenders.read.query import Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow

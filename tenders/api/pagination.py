@@ -13,7 +13,7 @@ from rest_framework.pagination import CursorPagination
 from core.api import query_params
 from tenders.read import cursors, selectors
 from tenders.read.answers import Answer
-from tenders.read.filters import MAX_LIMIT, REST, Surface
+from tenders.read.query import MAX_LIMIT, REST, Surface
 from tenders.read.selectors import ListPlan
 
 from .openapi import query_parameter

@@ -29,7 +29,8 @@ from core.openapi import Schema, answer, error, example, public_get
 from tenders.models import SnapshotRow
 from tenders.read import selectors
 from tenders.read.answers import Answer
-from tenders.read.filters import REST, TenderFilterSet, check_params
+from tenders.read.filters import TenderFilterSet
+from tenders.read.query import REST, check_params
 
 from . import examples
 from .openapi import AT_ID, LANG, UNAVAILABLE, ListingSchema

@@ -5,7 +5,7 @@ the shared tier (``tenders.read.answers``) instead of reading rows for them."""
 import logging
 
 from tenders.read import current, selectors
-from tenders.read.filters import MAX_LIMIT, PAGES, REST, TOOL
+from tenders.read.query import MAX_LIMIT, PAGES, REST, TOOL
 from tenders.read.rows import LANGS
 
 from ..markets import MARKET_CODES

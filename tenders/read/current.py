@@ -52,7 +52,7 @@ from django.dispatch import Signal
 
 from core.database import UNAVAILABLE
 from tenders.models import Issue
-from tenders.read.filters import Vocabulary
+from tenders.read.query import Vocabulary
 
 log = logging.getLogger(__name__)
 

@@ -2,286 +2,46 @@
 
 ``TenderFilterSet`` (django-filter) is the one parser. REST, the pages and the feeds hand it
 query strings (``"HK,SG"``, ``"true"``, ``"50"``); the tool server hands it typed JSON values
-(``["HK", "SG"]``, ``true``, ``50``). Its ``query`` is a frozen, canonical :class:`ListQuery`,
-or it raises ``ApiError(400, "invalid_parameter")`` with a message that says what was wrong and
-what would be accepted, and the parameter's name. Limits and defaults live here and nowhere
-else; a :class:`Surface` says which default page size a caller gets, how messages name the
-other operations (REST paths, or tool names) and what a caller can do before the first issue.
-
-Canonical means: two requests that select the same rows have the same ``filters_key()``
-(markets upper-cased, categories resolved to slugs, values sorted, duplicates dropped, ``q``
-reduced to its normalised, sorted terms), which is what a cursor is bound to.
+(``["HK", "SG"]``, ``true``, ``50``). Its ``query`` is a frozen, canonical ``ListQuery``
+(``tenders.read.query``), or it raises ``ApiError(400, "invalid_parameter")`` with a message
+that says what was wrong and what would be accepted, and the parameter's name. Each
+parameter's checks are its field's (``tenders.read.fields``); the ``Surface`` of the caller
+names the defaults and the other operations in those messages.
 """
 
-import operator
-import unicodedata
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from functools import reduce
-from types import SimpleNamespace
+from collections.abc import Mapping
 from typing import Any
 
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
-from django.db.models import Q
-from django.utils.translation import gettext_lazy
 
 from core.errors import ApiError
-from tenders.buckets import CLOSING_BUCKETS, VALUE_BANDS
+from tenders.buckets import CLOSING_BUCKETS
 from tenders.markets import MARKET_CODES
-from tenders.read.rows import LANGS
-from tenders.read.search import QueryError, canonical, matches, parse_terms
-
-LIST_PARAMS = (
-    "market",
-    "category",
-    "closing_bucket",
-    "new",
-    "lead_ok",
-    "value_band",
-    "q",
-    "lang",
-    "limit",
-    "cursor",
+from tenders.read.fields import (
+    CategoryField,
+    ChoicesField,
+    ClosingField,
+    CursorField,
+    FlagField,
+    LangField,
+    LimitField,
+    ParamField,
+    SearchField,
 )
-ROW_PARAMS = ("lang",)
-DEFAULT_LIMIT = 50
-MAX_LIMIT = 200
-MAX_Q = 200
-OPEN_BUCKETS = ("le_2w", "2_4w", "gt_4w")
-UNSPECIFIED = "unspecified"
-BAND_VALUES = (*VALUE_BANDS, UNSPECIFIED)
-TRUE_WORDS = {"true": True, "1": True, "false": False, "0": False}
-
-
-@dataclass(frozen=True)
-class Surface:
-    """An interface's defaults and its names for things: a model pays for every row it reads,
-    so the tool server pages smaller, and its messages name tools rather than REST paths.
-
-    ``unpublished`` is the message of the 503 before the first issue: it says what the caller
-    can do meanwhile on that surface (people read it in their page's language).
-    ``default_lang``: the language of rows when the caller names none (None: all three)."""
-
-    default_limit: int
-    listing: str
-    facets: str
-    unpublished: str
-    default_lang: str | None = None
-
-
-NOTHING_PUBLISHED = "No issue of the feed is published yet; try again later"
-
-REST = Surface(
-    DEFAULT_LIMIT,
-    listing="GET /api/v1/tenders",
-    facets="GET /api/v1/tenders/facets",
-    unpublished=f"{NOTHING_PUBLISHED} (GET /api/v1/health shows the feed's state).",
+from tenders.read.query import (
+    BAND_VALUES,
+    LIST_PARAMS,
+    MAX_LIMIT,
+    NO_VOCABULARY,
+    REST,
+    ROW_PARAMS,
+    ListQuery,
+    Surface,
+    Vocabulary,
+    check_params,
 )
-TOOL = Surface(
-    10,
-    listing="the list_tenders tool",
-    facets="the tender_facets tool",
-    unpublished=f"{NOTHING_PUBLISHED}. list_tenders, get_tender and tender_facets answer from "
-    "the first weekly issue on; list_sourcing_lanes, get_engagement and submit_rfq answer now.",
-    # A model reads one language unless it asks for another (decisions: tool results for
-    # models); a person and a REST client get the three.
-    default_lang="en",
-)
-# The people's pages (pages): they page by 20, and a refusal reads in the page's
-# language (pages.messages words the other refusals for people).
-PAGES = Surface(
-    20,
-    listing="the tender list",
-    facets="the category list",
-    unpublished=gettext_lazy(
-        "The first issue of the feed is not published yet. Come back after the weekly publication."
-    ),
-)
-
-
-def invalid(param: str, message: str) -> ApiError:
-    return ApiError(400, "invalid_parameter", message, param=param)
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """The category vocabulary of one issue: every accepted spelling mapped to its slug."""
-
-    slugs: tuple[str, ...]
-    lookup: Mapping[str, str]
-
-    @classmethod
-    def from_facets(cls, facets: Mapping) -> "Vocabulary":
-        slugs, lookup = [], {}
-        for category in facets.get("categories", ()):
-            slug = category["slug"]
-            slugs.append(slug)
-            for spelling in (slug, category["name_en"], category["name_zh"], category["name_zht"]):
-                lookup.setdefault(_fold(spelling), slug)
-        return cls(tuple(slugs), lookup)
-
-    def resolve(self, value: str) -> str | None:
-        return self.lookup.get(_fold(value))
-
-
-def _fold(text: str) -> str:
-    # English names match in any case; Chinese names are unaffected by case folding.
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-@dataclass(frozen=True)
-class ListQuery:
-    """A validated listing request. ``filters_key()`` names the set of rows it selects."""
-
-    markets: tuple[str, ...] = ()
-    categories: tuple[str, ...] = ()
-    closing_buckets: tuple[str, ...] = OPEN_BUCKETS
-    value_bands: tuple[str, ...] = ()
-    new: bool | None = None
-    lead_ok: bool | None = None
-    q: tuple[str, ...] = ()  # the search terms (tenders.read.search.parse_terms)
-    lang: str | None = None
-    limit: int = DEFAULT_LIMIT
-    cursor: str | None = None
-
-    def filters_key(self) -> str:
-        """Canonical text of the row filters (not lang, limit or cursor, which keep the rows)."""
-        parts = []
-        if self.markets:
-            parts.append("market=" + ",".join(self.markets))
-        if self.categories:
-            parts.append("category=" + ",".join(self.categories))
-        if set(self.closing_buckets) == set(CLOSING_BUCKETS):
-            parts.append("closing_bucket=all")
-        else:
-            parts.append("closing_bucket=" + ",".join(self.closing_buckets))
-        if self.value_bands:
-            parts.append("value_band=" + ",".join(self.value_bands))
-        if self.new is not None:
-            parts.append(f"new={str(self.new).lower()}")
-        if self.lead_ok is not None:
-            parts.append(f"lead_ok={str(self.lead_ok).lower()}")
-        if self.q:
-            parts.append(f"q={canonical(self.q)}")
-        return "&".join(parts)
-
-    def cell_filter(self) -> Q:
-        """The filters other than ``q``, on the field names ``SnapshotRow`` and ``IssueCount``
-        share, so totals summed over the counts and the rows served always agree."""
-        q = Q()
-        if self.markets:
-            q &= Q(market__in=self.markets)
-        if self.categories:
-            q &= Q(category_slug__in=self.categories)
-        if set(self.closing_buckets) != set(CLOSING_BUCKETS):
-            q &= Q(closing_bucket__in=self.closing_buckets)
-        if self.value_bands:
-            bands = [b for b in self.value_bands if b != UNSPECIFIED]
-            either = [Q(value_band__in=bands)] if bands else []
-            if UNSPECIFIED in self.value_bands:
-                either.append(Q(value_band__isnull=True))
-            q &= reduce(operator.or_, either)
-        if self.new is not None:
-            q &= Q(new_this_issue=self.new)
-        if self.lead_ok is not None:
-            q &= Q(lead_ok=self.lead_ok)
-        return q
-
-    def row_filter(self) -> Q:
-        """Every filter, ``q`` included, on ``SnapshotRow``."""
-        q = self.cell_filter()
-        if self.q:
-            q &= matches(self.q)
-        return q
-
-
-# --- the FilterSet: the one parser ------------------------------------------------------
-# Each parameter is a form field that takes text (REST, the pages, the feeds) or a typed JSON
-# value (the tools) and refuses anything else with a ValidationError whose message is the one
-# a client reads. The FilterSet turns the first refusal into our invalid_parameter body.
-
-
-def refused(message: str, code: str = "invalid_parameter") -> ValidationError:
-    return ValidationError(message, code=code)
-
-
-class ParamField(forms.Field):
-    """A parameter as given: None (not given, or null from a typed caller) or a value to
-    check. ``read`` turns a given value into the cleaned one, or raises ``refused``; it may
-    read the form's ``vocabulary`` and ``surface`` (what varies per request is on the form,
-    so every form shares its fields)."""
-
-    def __init__(self, *, name: str, **kwargs):
-        kwargs.setdefault("required", False)
-        super().__init__(**kwargs)
-        self.name = name
-
-    def __deepcopy__(self, memo):
-        # Immutable once made: Django's copy per form would cost more than the checks.
-        return self
-
-    def check(self, value: Any, form: "ParamsForm") -> Any:
-        return None if value is None else self.read(value, form)
-
-    def to_python(self, value: Any) -> Any:
-        return self.check(value, NO_FORM)
-
-    def read(self, value: Any, form: "ParamsForm") -> Any:
-        raise NotImplementedError
-
-    def validate(self, value: Any) -> None:
-        """Nothing more: ``read`` checked everything."""
-
-
-class ChoicesField(ParamField):
-    """One or more of fixed values: comma-separated text or a list."""
-
-    def __init__(self, *, allowed: tuple[str, ...], fold=str.lower, hint: str, **kwargs):
-        super().__init__(**kwargs)
-        self.allowed, self.fold, self.hint = allowed, fold, hint
-
-    def read(self, value, form) -> tuple[str, ...]:
-        return _choices(self.name, value, self.allowed, fold=self.fold, hint=self.hint)
-
-
-class ClosingField(ChoicesField):
-    def read(self, value, form) -> tuple[str, ...]:
-        buckets = super().read(value, form)
-        return CLOSING_BUCKETS if "all" in buckets else buckets
-
-
-class CategoryField(ParamField):
-    """Slugs or names of the issue's vocabulary (given by the FilterSet: no query)."""
-
-    def read(self, value, form) -> tuple[str, ...]:
-        return _categories(value, form.vocabulary, form.surface)
-
-
-class FlagField(ParamField):
-    def read(self, value, form) -> bool:
-        return _boolean(self.name, value)
-
-
-class SearchField(ParamField):
-    def read(self, value, form) -> tuple[str, ...]:
-        return _q(value)
-
-
-class LangField(ParamField):
-    def read(self, value, form) -> str:
-        return _lang(value)
-
-
-class LimitField(ParamField):
-    def read(self, value, form) -> int:
-        return _limit(value, form.surface)
-
-
-class CursorField(ParamField):
-    def read(self, value, form) -> str:
-        return _cursor(value)
 
 
 class ParamFilter(django_filters.Filter):
@@ -338,10 +98,6 @@ class SharedFields(dict):
 
     def __deepcopy__(self, memo):
         return dict(self)
-
-
-NO_VOCABULARY = Vocabulary((), {})
-NO_FORM = SimpleNamespace(vocabulary=NO_VOCABULARY, surface=REST)
 
 
 class StrictFilterSet(django_filters.FilterSet):
@@ -535,139 +291,3 @@ def parse_row_params(params: Mapping[str, Any], surface: Surface = REST) -> str 
     """The language of one row (``RowFilterSet``), or the surface's default (None: all
     three)."""
     return RowFilterSet(params, surface=surface).language()
-
-
-def check_params(params: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
-    """The given parameters, after refusing any name not in ``known``."""
-    known = tuple(known)
-    for name in params:
-        if name not in known:
-            accepted = f"Known parameters: {', '.join(known)}." if known else "It takes none."
-            raise invalid(str(name), f"Unknown parameter {str(name)!r}. {accepted}")
-    # A typed interface may send null for "not given".
-    return {name: value for name, value in params.items() if value is not None}
-
-
-def parse_lang(value: Any) -> str | None:
-    """The ``lang`` of a tool's argument (None: not given); 400 when it is not a language."""
-    if value is None:
-        return None
-    try:
-        return _lang(value)
-    except ValidationError as error:
-        raise invalid("lang", error.message) from None
-
-
-# --- the checks of each parameter (they raise ``refused``) -------------------------------
-
-
-def _lang(value: Any) -> str:
-    text = _single("lang", value).lower()
-    if text not in LANGS:
-        raise refused(f"lang must be one of {', '.join(LANGS)}; got {value!r}.")
-    return text
-
-
-def _q(value: Any) -> tuple[str, ...]:
-    """The search terms of ``q`` (words must all match, "a phrase" as written)."""
-    text = _single("q", value).strip()
-    if not text:
-        raise refused("q is empty; give 1 to 200 characters of text, or leave q out.")
-    if len(text) > MAX_Q:
-        raise refused(f"q is {len(text)} characters long; the most is {MAX_Q}.")
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in text):
-        raise refused("q contains control characters; give plain text.")
-    try:
-        return parse_terms(text)
-    except QueryError as exc:
-        raise refused(str(exc)) from None
-
-
-def _single(name: str, value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        if len(value) != 1:
-            raise refused(f"Give {name} once; it was given {len(value)} times.")
-        value = value[0]
-    if not isinstance(value, str):
-        raise refused(f"{name} must be a string; got {type(value).__name__}.")
-    return value
-
-
-def _items(name: str, value: Any) -> list[str]:
-    """Comma-separated text, a list of strings, or a list of comma-separated texts."""
-    parts = value if isinstance(value, (list, tuple)) else [value]
-    items = []
-    for part in parts:
-        if not isinstance(part, str):
-            raise refused(f"{name} must be text or a list of text; got {type(part).__name__}.")
-        for item in part.split(","):
-            item = item.strip()
-            if not item:
-                raise refused(f"{name} has an empty value; check for stray commas.")
-            items.append(item)
-    if not items:
-        raise refused(f"{name} is empty; give at least one value, or leave it out.")
-    return items
-
-
-def _choices(name, value, allowed, *, fold=str.lower, hint: str) -> tuple[str, ...]:
-    chosen = set()
-    for item in _items(name, value):
-        folded = fold(item)
-        if folded not in allowed:
-            raise refused(f"{name} {item!r} is not accepted; give {hint}.")
-        chosen.add(folded)
-    return tuple(v for v in allowed if v in chosen)
-
-
-def _categories(value: Any, vocabulary: Vocabulary, surface: Surface) -> tuple[str, ...]:
-    chosen = set()
-    for item in _items("category", value):
-        slug = vocabulary.resolve(item)
-        if slug is None:
-            example = vocabulary.slugs[0] if vocabulary.slugs else "it-hardware"
-            raise refused(
-                f"category {item!r} is not in this issue's vocabulary; give a slug or an "
-                f"English, Simplified or Traditional Chinese name as listed by "
-                f"{surface.facets} (e.g. {example})."
-            )
-        chosen.add(slug)
-    return tuple(sorted(chosen))
-
-
-def _boolean(name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS:
-        return TRUE_WORDS[value.strip().lower()]
-    if isinstance(value, (list, tuple)) and len(value) == 1:
-        return _boolean(name, value[0])
-    raise refused(f"{name} must be true or false; got {value!r}.")
-
-
-def _limit(value: Any, surface: Surface) -> int:
-    if isinstance(value, (list, tuple)) and len(value) == 1:
-        value = value[0]
-    number = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.isascii() and value.isdigit():
-        number = int(value)
-    if number is None or not 1 <= number <= MAX_LIMIT:
-        # A typed number reads as REST spells it, so both surfaces say the same.
-        shown = str(value) if number is not None else value
-        raise refused(
-            f"limit must be a whole number from 1 to {MAX_LIMIT} (default "
-            f"{surface.default_limit}); "
-            f"got {shown!r}. Follow meta.next_cursor to read further."
-        )
-    return number
-
-
-def _cursor(value: Any) -> str:
-    text = _single("cursor", value)
-    if not text:
-        raise refused(
-            "cursor is empty; leave it out to start from the first page.", "invalid_cursor"
-        )
-    return text

@@ -35,15 +35,9 @@ from tenders.calendar import rfc3339
 from tenders.models import Issue, IssueCount, SnapshotRow
 from tenders.read import answers, current, cursors, health, replicas
 from tenders.read.answers import Answer
-from tenders.read.filters import (
-    REST,
-    ListQuery,
-    RowFilterSet,
-    Surface,
-    TenderFilterSet,
-    Vocabulary,
-)
+from tenders.read.filters import RowFilterSet, TenderFilterSet
 from tenders.read.postings_store import postings_count
+from tenders.read.query import REST, ListQuery, Surface, Vocabulary
 from tenders.read.rows import ROW_COLUMNS, SCHEMA_NAME, collapse, row_from_values
 
 log = logging.getLogger(__name__)

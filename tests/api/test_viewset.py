@@ -9,7 +9,8 @@ from core.errors import ApiError
 from tenders.api.pagination import SnapshotCursorPagination, TenderFilterBackend
 from tenders.api.views import TenderViewSet
 from tenders.read import cursors
-from tenders.read.filters import MAX_LIMIT, TOOL, TenderFilterSet
+from tenders.read.filters import TenderFilterSet
+from tenders.read.query import MAX_LIMIT, TOOL
 
 
 def test_the_listing_and_a_row_are_the_viewsets_list_and_retrieve():
