@@ -7,7 +7,8 @@ import pytest
 from django.core.management import call_command
 
 from tenders import tasks
-from tenders.importers.service import draft_hash, import_notices, record_summaries
+from tenders.importers.records import draft_hash, record_summaries
+from tenders.importers.service import import_notices
 from tenders.models import ImportedNotice, Job, SourceTender
 from tests.test_import_service import EFORMS
 from tests.worker_support import work_off_the_queue

@@ -1,7 +1,7 @@
 """Re-drafting imported records after a change of the vocabulary or of the drafting rules.
 
 ``redraft_imported`` classifies every imported record again and builds its summaries from the
-vocabulary, as an import would (``service.categorize`` and ``service.draft_record``, from the
+vocabulary, as an import would (``records.categorize`` and ``records.draft_record``, from the
 stored notice). Records whose summaries no person edited (their text is still the last draft's) get
 the new concepts and summaries; an approved one stays approved when the gate, coverage check
 included, finds nothing in the new text (it holds only vocabulary), and goes back to draft
@@ -17,7 +17,8 @@ from django.db import transaction
 
 from ..models import Category, ImportedNotice, SourceTender
 from ..sanitize.loading import current_gate
-from .service import categorize, draft_hash, draft_record, record_summaries, stored_notice
+from .records import categorize, draft_hash, draft_record, record_summaries
+from .service import stored_notice
 
 BATCH = 500
 APPROVED = SourceTender.Status.APPROVED

@@ -31,7 +31,6 @@ import json
 import logging
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from itertools import islice
@@ -43,7 +42,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..directory import BodyEntry, BodyName, remember_bodies
-from ..drafting import draft as draft_summaries
 from ..markets import MARKETS
 from ..models import (
     Category,
@@ -54,14 +52,18 @@ from ..models import (
     PublicBody,
     SourceTender,
 )
-from ..sanitize import RecordSecrets, scan
-from ..vocabulary.classify import classify as classify_concepts
-from ..vocabulary.summaries import CATEGORY_CONCEPTS
 from . import canadabuys, checkpoints, csvfile, eforms, gld, harvest, http, ocds, ted
 from .checkpoints import Mark
-from .classify import classify
 from .http import HttpPolicy
-from .notice import Failure, Notice, Piece, ReadError, Skip, iso_day, json_default
+from .notice import Failure, Notice, Piece, ReadError, Skip, iso_day
+from .records import (
+    NOTICE_FIELDS,
+    RECORD_FIELDS,
+    ImportContext,
+    canonical_json,
+    new_record,
+    update_record,
+)
 from .sources import group_pieces
 
 logger = logging.getLogger(__name__)
@@ -82,17 +84,6 @@ Progress = Callable[[str, int, int], None]
 
 class ImportFailed(ValueError):
     """The import could not start (bad format, market or location); nothing was written."""
-
-
-@dataclass
-class _Context:
-    run: ImportRun
-    fmt: str
-    scheme: str
-    market: str
-    dry_run: bool
-    source: ImportSource | None
-    categories: dict[str, Category]
 
 
 # --- entry points -------------------------------------------------------------------------
@@ -220,7 +211,7 @@ def import_notices(
     )
     if not dry_run:
         run.save()
-    context = _Context(
+    context = ImportContext(
         run=run,
         fmt=fmt,
         scheme=SCHEMES.get(fmt, fmt),
@@ -298,7 +289,7 @@ def _skip(run: ImportRun, reason: str) -> None:
 GONE_REASON = "no longer in the publisher's list of open notices (closed, cancelled or withdrawn)"
 
 
-def _close_missing(context: _Context, listed: set[str]) -> None:
+def _close_missing(context: ImportContext, listed: set[str]) -> None:
     """Close the source's open records whose notices its whole listing no longer has. Their
     stored hash is cleared, so a notice that comes back is read as changed and reopened."""
     if context.dry_run or context.source is None or not listed or context.run.failed:
@@ -326,7 +317,7 @@ def _close_missing(context: _Context, listed: set[str]) -> None:
     context.run.closed += len(gone)
 
 
-def _save_checkpoint(context: _Context, state: dict) -> None:
+def _save_checkpoint(context: ImportContext, state: dict) -> None:
     if context.dry_run or context.source is None:
         return
     context.source.checkpoint = state
@@ -354,7 +345,7 @@ def _segments(items: Iterable) -> Iterator[tuple[Iterator, dict]]:
 
 
 def _import_all(
-    context: _Context,
+    context: ImportContext,
     items: Iterable[Piece | Failure | Mark],
     since: date | None,
     progress: Progress | None,
@@ -414,11 +405,7 @@ def _import_all(
         progress("import", 0, 0)
 
 
-def _canonical(items: dict) -> str:
-    return json.dumps(items, sort_keys=True, ensure_ascii=False, default=json_default)
-
-
-def _import_batch(context: _Context, batch: list[tuple[str, list[Piece]]]) -> None:
+def _import_batch(context: ImportContext, batch: list[tuple[str, list[Piece]]]) -> None:
     run, reader = context.run, READERS[context.scheme]
     existing = {
         n.notice_id: n
@@ -434,7 +421,7 @@ def _import_batch(context: _Context, batch: list[tuple[str, list[Piece]]]) -> No
         items = json.loads(stored.raw_text(), parse_float=Decimal) if stored else {}
         for piece in pieces:
             items[piece.item_id] = piece.payload
-        canonical = _canonical(items)
+        canonical = canonical_json(items)
         digest = hashlib.sha256(canonical.encode()).hexdigest()
         place = pieces[-1].place
         if stored and stored.raw_hash == digest:
@@ -457,14 +444,14 @@ def _import_batch(context: _Context, batch: list[tuple[str, list[Piece]]]) -> No
         bodies += _body_entries(built)
         raw = canonical.encode()
         if stored is None:
-            tender, imported = _new_record(context, built)
+            tender, imported = new_record(context, built)
             imported.raw, imported.raw_hash = zlib.compress(raw, 6), digest
             created.append((tender, imported))
             run.created += 1
             _count(run, place, "created")
             run.closed += bool(built.closed_reason)
         else:
-            was = _update_record(context, stored, built)
+            was = update_record(context, stored, built)
             stored.raw, stored.raw_hash = zlib.compress(raw, 6), digest
             changed.append(stored)
             run.updated += 1
@@ -507,112 +494,6 @@ def _body_entries(notice: Notice) -> list[BodyEntry]:
     return entries
 
 
-# --- one record ---------------------------------------------------------------------------
-
-RECORD_FIELDS = [
-    "market", "category", "buyer_name", "reference", "source_url", "deadline", "amount",
-    "currency", "title", "description", "concepts", "summary_en", "summary_zh", "summary_zht",
-    "status",
-    "updated_at",
-]  # fmt: skip
-NOTICE_FIELDS = [
-    "raw", "raw_hash", "state_at_source", "closed_reason", "notes", "draft_hash", "last_run",
-    "source", "updated_at",
-]  # fmt: skip
-
-
-def categorize(
-    categories: dict[str, Category], notice: Notice
-) -> tuple[Category, tuple[str, ...], list[str]]:
-    """The record's broad category, its concepts (CPV codes, main first) and notes for the
-    curator: a concept found by the title alone is a guess, none found is listed."""
-    notes = []
-    found = classify_concepts(notice.classifications, f"{notice.title} {notice.need_zh}")
-    if found.how == "title":
-        notes.append(f"concept guessed from the title ({found.main}): check it")
-    elif not found.codes:
-        notes.append(
-            "no specific concept found: the summary names the category's broad concept; "
-            "pick a concept"
-        )
-    category = categories.get(notice.category)
-    if category is None:
-        if notice.category:
-            notes.append(f"category {notice.category!r} is not one of ours: classified instead")
-        codes = [("CPV", found.main, "")] if found.codes else notice.classifications
-        words = f"{notice.title} {notice.need_zh}"
-        slug, how = classify(codes, words=words, nature=notice.nature)
-        if how in ("default", "keywords") or how.startswith("nature"):
-            notes.append(f"category guessed ({how}): check it")
-        category = categories.get(slug) or next(iter(categories.values()))
-    broad = CATEGORY_CONCEPTS.get(category.slug)
-    return category, found.codes or ((broad,) if broad else ()), notes
-
-
-def _fill(tender: SourceTender, notice: Notice, category: Category) -> None:
-    tender.market = notice.market
-    tender.category = category
-    tender.buyer_name = notice.buyer_name[:300]
-    tender.reference = notice.reference[:120]
-    tender.source_url = notice.source_url[:500]
-    tender.deadline = notice.deadline
-    tender.amount = notice.amount
-    tender.currency = notice.currency if notice.amount is not None else ""
-    tender.title = notice.title[:500]
-    tender.description = notice.description
-
-
-def draft_record(tender: SourceTender, notice: Notice) -> tuple[dict, list[str]]:
-    """The three summaries, built from the vocabulary only (``vocabulary.summaries``): the
-    record's concepts and the notice's enumerated facts, never its text. The gate still scans
-    the draft as a second line; its findings become notes for the curator."""
-    draft = draft_summaries(tender, notice)
-    notes = []
-    findings = scan(draft, RecordSecrets.of(tender))
-    if findings:
-        notes.append("the draft has findings: " + "; ".join(f.describe() for f in findings))
-    return draft, notes
-
-
-def draft_hash(summaries: dict) -> str:
-    return hashlib.sha256(_canonical(summaries).encode()).hexdigest()
-
-
-def record_summaries(tender: SourceTender) -> dict:
-    return {"en": tender.summary_en, "zh": tender.summary_zh, "zht": tender.summary_zht}
-
-
-def _set_summaries(tender: SourceTender, summaries: dict) -> None:
-    tender.summary_en, tender.summary_zh, tender.summary_zht = (
-        summaries["en"],
-        summaries["zh"],
-        summaries["zht"],
-    )
-
-
-def _new_record(context: _Context, notice: Notice) -> tuple[SourceTender, ImportedNotice]:
-    category, concepts, notes = categorize(context.categories, notice)
-    tender = SourceTender()
-    _fill(tender, notice, category)
-    tender.concepts = list(concepts)
-    draft, draft_notes = draft_record(tender, notice)
-    _set_summaries(tender, draft)
-    closed = bool(notice.closed_reason)
-    tender.status = SourceTender.Status.CLOSED if closed else SourceTender.Status.DRAFT
-    imported = ImportedNotice(
-        scheme=context.scheme,
-        notice_id=notice.notice_id,
-        source=context.source,
-        state_at_source=notice.state,
-        closed_reason=notice.closed_reason,
-        notes=[*notice.notes, *notes, *draft_notes],
-        draft_hash=draft_hash(draft),
-        first_run=context.run if context.run.pk else None,
-        last_run=context.run if context.run.pk else None,
-    )
-    return tender, imported
-
-
 def stored_notice(imported: ImportedNotice) -> Notice | None:
     """The notice as its reader builds it again from the stored pieces (None if it no longer
     builds one): re-drafting needs its facts."""
@@ -620,43 +501,6 @@ def stored_notice(imported: ImportedNotice) -> Notice | None:
     reader = READERS[imported.scheme]
     built = reader.build(imported.notice_id, list(items.values()), market=imported.tender.market)
     return built if isinstance(built, Notice) else None
-
-
-def _update_record(context: _Context, imported: ImportedNotice, notice: Notice) -> str:
-    """Update the record from the notice; returns its status before."""
-    tender = imported.tender
-    was = tender.status
-    category, concepts, notes = categorize(context.categories, notice)
-    if was != SourceTender.Status.DRAFT and (
-        tender.category_id != category.pk or tender.concepts != list(concepts)
-    ):
-        # A curator may have corrected the category or the concepts; an update keeps them.
-        category = tender.category
-        concepts = tuple(tender.concepts)
-        notes = []
-    _fill(tender, notice, category)
-    tender.concepts = list(concepts)
-    draft, draft_notes = draft_record(tender, notice)
-    edited = imported.draft_hash and draft_hash(record_summaries(tender)) != imported.draft_hash
-    if edited:
-        draft_notes.append("summaries were edited by staff: kept; check them against the update")
-    elif record_summaries(tender) != draft:
-        _set_summaries(tender, draft)
-        if was == SourceTender.Status.APPROVED:
-            tender.status = SourceTender.Status.DRAFT
-    if notice.closed_reason:
-        tender.status = SourceTender.Status.CLOSED
-    elif was == SourceTender.Status.CLOSED:
-        tender.status = SourceTender.Status.DRAFT
-    tender.updated_at = imported.updated_at = timezone.now()
-    imported.state_at_source = notice.state
-    imported.closed_reason = notice.closed_reason
-    imported.notes = [*notice.notes, *notes, *draft_notes]
-    if not edited:
-        imported.draft_hash = draft_hash(draft)
-    imported.last_run = context.run if context.run.pk else imported.last_run
-    imported.source = context.source or imported.source
-    return was
 
 
 __all__ = [
