@@ -71,20 +71,46 @@ Snapshot = tuple[int, str] | None
 _UNKNOWN = UNKNOWN = object()
 
 
-class Listener:
-    """This process's listening connection and the current snapshot it vouches for.
+class _Watch:
+    """What ``Listener`` and ``Marker`` share: the kept answer and its generation.
 
-    ``value`` is the kept answer (``_UNKNOWN`` until asked); ``generation`` counts the
-    notifications seen and listeners made, so an answer asked before one of them is not kept
-    after it.
+    ``value`` is the kept answer (``_UNKNOWN`` until asked); ``generation`` counts what made it
+    stale, so an answer asked before one of those is not kept after it.
     """
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.conn = None
-        self.pid = 0
         self.value = _UNKNOWN
         self.generation = 0
+
+    def vouches(self) -> bool:
+        """Whether a value kept now would be told when it goes stale."""
+        return True
+
+    def keep(self, generation: int, value: Snapshot) -> None:
+        with self.lock:
+            if generation == self.generation and self.vouches():
+                self.value = value
+
+    def forget_value(self) -> None:
+        with self.lock:
+            self._stale()
+
+    def _stale(self) -> None:
+        # The caller holds the lock.
+        self.value = _UNKNOWN
+        self.generation += 1
+
+
+class Listener(_Watch):
+    """This process's listening connection and the current snapshot it vouches for; a
+    notification or a new listener starts a new generation.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.conn = None
+        self.pid = 0
         self.retry_at = 0.0
         self.retry_after = RETRY_FIRST
         self.lost = False
@@ -116,19 +142,11 @@ class Listener:
                 self._lose(error)
                 return self.generation, _UNKNOWN
             if told:
-                self.value = _UNKNOWN
-                self.generation += 1
+                self._stale()
             return self.generation, self.value
 
-    def keep(self, generation: int, value: Snapshot) -> None:
-        with self.lock:
-            if self.conn is not None and generation == self.generation:
-                self.value = value
-
-    def forget_value(self) -> None:
-        with self.lock:
-            self.value = _UNKNOWN
-            self.generation += 1
+    def vouches(self) -> bool:
+        return self.conn is not None
 
     def close(self) -> None:
         with self.lock:
@@ -160,8 +178,7 @@ class Listener:
             self._lose(error)
             return
         self.conn, self.pid = conn, os.getpid()
-        self.value = _UNKNOWN
-        self.generation += 1
+        self._stale()
         self.retry_after = RETRY_FIRST
         if self.lost:
             self.lost = False
@@ -193,14 +210,13 @@ class Listener:
         self.conn = None
         self.ending = ""
         self.pid = 0
-        self.value = _UNKNOWN
-        self.generation += 1
+        self._stale()
 
 
 _listener = Listener()
 
 
-class Marker:
+class Marker(_Watch):
     """SQLite: the file beside the database that every switch rewrites at commit.
 
     Same face as ``Listener``: ``read`` gives (generation, kept value); a new ``stat()`` of the
@@ -209,11 +225,9 @@ class Marker:
     """
 
     def __init__(self, path: Path):
+        super().__init__()
         self.path = path
-        self.lock = threading.Lock()
         self.stamp: object = _UNKNOWN
-        self.value = _UNKNOWN
-        self.generation = 0
 
     def read(self, *, connect: bool = True) -> tuple[int, object]:
         try:
@@ -224,25 +238,13 @@ class Marker:
         with self.lock:
             if stamp != self.stamp:
                 self.stamp = stamp
-                self.value = _UNKNOWN
-                self.generation += 1
+                self._stale()
             return self.generation, self.value
-
-    def keep(self, generation: int, value: Snapshot) -> None:
-        with self.lock:
-            if generation == self.generation:
-                self.value = value
-
-    def forget_value(self) -> None:
-        with self.lock:
-            self.value = _UNKNOWN
-            self.generation += 1
 
     def close(self) -> None:
         with self.lock:
             self.stamp = _UNKNOWN
-            self.value = _UNKNOWN
-            self.generation += 1
+            self._stale()
 
     def write(self) -> None:
         """Tell every process on this database that the current issue changed."""
